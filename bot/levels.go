@@ -1,0 +1,217 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"cardroom/bot/ismcts"
+	"cardroom/game"
+)
+
+// Kit is what the bots know about one game: a rule-based player and the
+// search domain of the hard bot. Each game's kit lives in its own
+// sub-package and is listed in kits (kits.go).
+type Kit struct {
+	// Rule chooses among legal (the observer's legal moves, never empty)
+	// from the view alone. easy is true for the easy level, which skips some
+	// heuristics; the caller adds the easy level's random mistakes.
+	Rule func(v game.View, legal []game.Move, r *game.Rand, easy bool) game.Move
+	// Domain makes the ISMCTS domain for a search from view v (one per
+	// search worker).
+	Domain func(v game.View) ismcts.Domain
+	// Search adjusts the hard bot's configuration for the game (may be nil).
+	Search func(c *ismcts.Config)
+}
+
+func kitFor(name string) (Kit, bool) {
+	k, ok := kits[name]
+	return k, ok
+}
+
+// EasyMistakes is the probability that the easy level plays a random legal
+// move instead of its rule-based choice.
+const EasyMistakes = 0.2
+
+func init() {
+	Register("easy", func(seed uint64) Bot { return NewRule(seed, true) })
+	Register("medium", func(seed uint64) Bot { return NewRule(seed, false) })
+	Register("hard", func(seed uint64) Bot { return NewHard(seed, HardConfig{}) })
+}
+
+// Rule is the rule-based player (levels easy and medium).
+type Rule struct {
+	easy bool
+	rng  game.Rand
+	buf  []game.Move
+}
+
+// NewRule returns a rule-based bot; easy selects the easy level.
+func NewRule(seed uint64, easy bool) *Rule { return &Rule{easy: easy, rng: game.NewRand(seed)} }
+
+// Level implements Bot.
+func (b *Rule) Level() string {
+	if b.easy {
+		return "easy"
+	}
+	return "medium"
+}
+
+// legalFromView lists the observer's legal moves. The legal moves depend
+// only on what the observer knows, so any determinization gives them.
+func legalFromView(e game.Engine, v game.View, r *game.Rand, buf []game.Move) (game.State, []game.Move, error) {
+	if v.Observer() < 0 {
+		return nil, nil, fmt.Errorf("bot: a spectator view has no moves")
+	}
+	st, err := e.Sample(v, r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("bot: sample: %w", err)
+	}
+	buf = st.Legal(v.Observer(), buf[:0])
+	if len(buf) == 0 {
+		return nil, nil, fmt.Errorf("bot: seat %d has no legal move", v.Observer())
+	}
+	return st, buf, nil
+}
+
+// Choose implements Bot.
+func (b *Rule) Choose(ctx context.Context, e game.Engine, v game.View) (game.Move, error) {
+	if err := ctx.Err(); err != nil {
+		return game.Move{}, err
+	}
+	_, legal, err := legalFromView(e, v, &b.rng, b.buf)
+	if err != nil {
+		return game.Move{}, err
+	}
+	b.buf = legal
+	if len(legal) == 1 {
+		return legal[0], nil
+	}
+	k, ok := kitFor(e.Name())
+	if !ok || k.Rule == nil || (b.easy && b.rng.Float64() < EasyMistakes) {
+		return legal[b.rng.IntN(len(legal))], nil
+	}
+	return k.Rule(v, legal, &b.rng, b.easy), nil
+}
+
+// HardConfig is the hard bot's budget.
+type HardConfig struct {
+	Iterations int           // per move; 0 = DefaultIterations unless Duration is set
+	Duration   time.Duration // per move; 0 = none (the context's deadline still applies)
+	Workers    int           // root-parallel trees; 0 = GOMAXPROCS
+}
+
+// DefaultIterations is the hard bot's budget per move when none is given
+// (the server's turn clock may cut it short through the context).
+const DefaultIterations = 4000
+
+// Hard is the ISMCTS bot (level hard). It implements Hinter.
+type Hard struct {
+	cfg HardConfig
+	rng game.Rand
+}
+
+// NewHard returns a hard bot.
+func NewHard(seed uint64, cfg HardConfig) *Hard {
+	if cfg.Iterations <= 0 && cfg.Duration <= 0 {
+		cfg.Iterations = DefaultIterations
+	}
+	return &Hard{cfg: cfg, rng: game.NewRand(seed)}
+}
+
+// Level implements Bot.
+func (b *Hard) Level() string { return "hard" }
+
+func (b *Hard) search(ctx context.Context, e game.Engine, v game.View) (*ismcts.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	dom := ismcts.NewGeneric
+	c := ismcts.Config{Iterations: b.cfg.Iterations, Duration: b.cfg.Duration, Workers: b.cfg.Workers, Seed: b.rng.Uint64()}
+	if k, ok := kitFor(e.Name()); ok && k.Domain != nil {
+		dom = func() ismcts.Domain { return k.Domain(v) }
+		if k.Search != nil {
+			k.Search(&c)
+		}
+	}
+	return ismcts.Search(ctx, e, v, dom, c)
+}
+
+// Choose implements Bot.
+func (b *Hard) Choose(ctx context.Context, e game.Engine, v game.View) (game.Move, error) {
+	res, err := b.search(ctx, e, v)
+	if err != nil {
+		return game.Move{}, err
+	}
+	return res.Best(), nil
+}
+
+// Hint implements Hinter: the root moves the search considered, best first.
+// Value is the mean reward of the move for the seat in [0, 1] (1 = the best
+// outcome of the round, see docs/bots.md); Visits is the number of search
+// iterations that went through it.
+func (b *Hard) Hint(ctx context.Context, e game.Engine, v game.View) ([]Rating, error) {
+	res, err := b.search(ctx, e, v)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Rating, len(res.Moves))
+	for i, m := range res.Moves {
+		out[i] = Rating{Move: m.Text, Value: m.Value, Visits: m.Visits}
+	}
+	return out, nil
+}
+
+// Spec is a bot level with an optional budget, as the arena writes it:
+// "random", "easy", "medium", "hard", "hard:2000" (iterations per move) or
+// "hard:200ms" (time per move).
+type Spec struct {
+	Level      string
+	Iterations int
+	Duration   time.Duration
+}
+
+// ParseSpec reads a Spec.
+func ParseSpec(s string) (Spec, error) {
+	level, budget, has := strings.Cut(strings.TrimSpace(s), ":")
+	sp := Spec{Level: level}
+	if _, ok := levels[level]; !ok {
+		return sp, fmt.Errorf("unknown bot level %q (known: %s)", level, strings.Join(Levels(), ", "))
+	}
+	if !has {
+		return sp, nil
+	}
+	if level != "hard" {
+		return sp, fmt.Errorf("bot %q: only hard takes a budget", s)
+	}
+	if n, err := strconv.Atoi(budget); err == nil && n > 0 {
+		sp.Iterations = n
+		return sp, nil
+	}
+	if d, err := time.ParseDuration(budget); err == nil && d > 0 {
+		sp.Duration = d
+		return sp, nil
+	}
+	return sp, fmt.Errorf("bot %q: the budget must be iterations (2000) or a duration (200ms)", s)
+}
+
+// String prints the spec back.
+func (s Spec) String() string {
+	switch {
+	case s.Iterations > 0:
+		return fmt.Sprintf("%s:%d", s.Level, s.Iterations)
+	case s.Duration > 0:
+		return fmt.Sprintf("%s:%s", s.Level, s.Duration)
+	}
+	return s.Level
+}
+
+// NewFromSpec builds a bot from a spec; workers applies to the hard bot.
+func NewFromSpec(s Spec, seed uint64, workers int) (Bot, error) {
+	if s.Level == "hard" {
+		return NewHard(seed, HardConfig{Iterations: s.Iterations, Duration: s.Duration, Workers: workers}), nil
+	}
+	return New(s.Level, seed)
+}

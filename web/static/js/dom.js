@@ -1,0 +1,39 @@
+// A tiny DOM builder: h("button", {class: "x", onclick: f}, "text", child…).
+export function h(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v);
+      else if (k === 'class') e.className = v;
+      else if (k === 'text') e.textContent = v;
+      else if (k === 'dataset') Object.assign(e.dataset, v);
+      else if (v === true) e.setAttribute(k, '');
+      else e.setAttribute(k, v);
+    }
+  }
+  append(e, children);
+  return e;
+}
+
+function append(e, children) {
+  for (const c of children) {
+    if (c === undefined || c === null || c === false) continue;
+    if (Array.isArray(c)) append(e, c);
+    else if (c instanceof Node) e.appendChild(c);
+    else e.appendChild(document.createTextNode(String(c)));
+  }
+}
+
+// replace swaps the content of root, keeping focus on the element with the
+// same data-key when there was one.
+export function replace(root, ...children) {
+  const active = document.activeElement;
+  const key = active && root.contains(active) ? active.dataset.key : null;
+  root.replaceChildren();
+  append(root, children);
+  if (key) {
+    const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again) again.focus({ preventScroll: true });
+  }
+}

@@ -1,0 +1,88 @@
+// Translations: one JSON file per language in /i18n/, flat keys.
+// The browser's language is the default; the choice is remembered.
+
+export const LANGS = ['en', 'pl', 'cs', 'tr'];
+export const LANG_NAMES = { en: 'English', pl: 'Polski', cs: 'Čeština', tr: 'Türkçe' };
+
+let dict = {};
+let fallback = {};
+let lang = 'en';
+const listeners = [];
+
+export function currentLang() { return lang; }
+
+export function detectLang() {
+  const saved = localStorage.getItem('cardroom.lang');
+  if (saved && LANGS.includes(saved)) return saved;
+  for (const l of navigator.languages || [navigator.language || 'en']) {
+    const code = String(l).slice(0, 2).toLowerCase();
+    if (LANGS.includes(code)) return code;
+  }
+  return 'en';
+}
+
+async function load(l) {
+  const r = await fetch(`i18n/${l}.json`);
+  if (!r.ok) throw new Error(`cannot load language ${l}`);
+  return r.json();
+}
+
+export async function setLang(l, remember) {
+  if (!LANGS.includes(l)) l = 'en';
+  if (!Object.keys(fallback).length) fallback = await load('en');
+  dict = l === 'en' ? fallback : await load(l);
+  lang = l;
+  if (remember) localStorage.setItem('cardroom.lang', l);
+  document.documentElement.lang = l;
+  for (const f of listeners) f(l);
+}
+
+export function onLangChange(f) { listeners.push(f); }
+
+// t("key", {name: "x"}) → the text with {name} replaced.
+export function t(key, params) {
+  let s = dict[key] ?? fallback[key];
+  if (s === undefined) return key;
+  if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? String(params[k]) : m));
+  return s;
+}
+
+export function has(key) { return dict[key] !== undefined || fallback[key] !== undefined; }
+
+// cardName("7H") → "7 of hearts" in the current language.
+export function cardName(c) {
+  if (!c) return t('card.hidden');
+  if (c === 'JK') return t('card.joker');
+  const rank = c.slice(0, -1);
+  const suit = c.slice(-1);
+  const r = has('rank.' + rank) ? t('rank.' + rank) : rank;
+  return t('card.name', { rank: r, suit: t('suit.' + suit) });
+}
+
+// Light markup for long texts: "## " heading, "- " list item, blank line = paragraph.
+export function renderRich(text) {
+  const root = document.createElement('div');
+  root.className = 'rich';
+  let list = null;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line) { list = null; continue; }
+    if (line.startsWith('## ')) {
+      list = null;
+      const h = document.createElement('h3');
+      h.textContent = line.slice(3);
+      root.appendChild(h);
+    } else if (line.startsWith('- ')) {
+      if (!list) { list = document.createElement('ul'); root.appendChild(list); }
+      const li = document.createElement('li');
+      li.textContent = line.slice(2);
+      list.appendChild(li);
+    } else {
+      list = null;
+      const p = document.createElement('p');
+      p.textContent = line;
+      root.appendChild(p);
+    }
+  }
+  return root;
+}

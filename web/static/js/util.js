@@ -1,0 +1,99 @@
+// Shared helpers for the table views.
+import { h } from './dom.js';
+import { cardSVG, parseCard, SUIT_COLOR } from './cards.js';
+import { t, cardName } from './i18n.js';
+
+// pick returns the first field of v that exists among names.
+export function pick(v, ...names) {
+  if (!v) return undefined;
+  for (const n of names) if (v[n] !== undefined && v[n] !== null) return v[n];
+  return undefined;
+}
+
+// cardEl draws a card: a button when onclick is given, else an image.
+export function cardEl(card, o = {}) {
+  const label = o.label || (card && card !== 'back' ? cardName(card) : t('card.hidden'));
+  const cls = ['card', o.size || '', o.cls || ''].filter(Boolean).join(' ');
+  const svg = cardSVG(card, { papayoo: o.papayoo });
+  if (o.onclick || o.button) {
+    return h('button', {
+      class: cls, type: 'button', 'aria-label': label, title: label,
+      'data-card': card, 'data-testid': o.testid, 'data-key': o.key,
+      'aria-pressed': o.pressed === undefined ? undefined : String(!!o.pressed),
+      disabled: o.disabled, 'aria-disabled': o.disabled ? 'true' : undefined,
+      onclick: o.onclick,
+    }, svg, o.who ? h('span', { class: 'who' }, o.who) : null);
+  }
+  return h('span', { class: cls, role: 'img', 'aria-label': label, title: label, 'data-card': card, 'data-testid': o.testid },
+    svg, o.who ? h('span', { class: 'who' }, o.who) : null);
+}
+
+const SUIT_PATHS = {
+  H: 'M50 92C22 68 2 50 2 28 2 12 14 2 28 2 39 2 46 9 50 18 54 9 61 2 72 2 86 2 98 12 98 28 98 50 78 68 50 92Z',
+  D: 'M50 2 88 50 50 98 12 50Z',
+  S: 'M50 2C78 26 98 42 98 62 98 76 87 86 73 86 63 86 56 81 53 75 55 86 60 93 70 99H30C40 93 45 86 47 75 44 81 37 86 27 86 13 86 2 76 2 62 2 42 22 26 50 2Z',
+  C: 'M50 4A21 21 0 1 0 50 46 21 21 0 1 0 50 4ZM27 36A21 21 0 1 0 27 78 21 21 0 1 0 27 36ZM73 36A21 21 0 1 0 73 78 21 21 0 1 0 73 36ZM46 50C46 72 41 88 31 99H69C59 88 54 72 54 50Z',
+};
+
+// suitIcon draws a suit symbol as an inline SVG.
+export function suitIcon(s, size = 18) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 100 100');
+  svg.setAttribute('width', size);
+  svg.setAttribute('height', size);
+  svg.setAttribute('aria-hidden', 'true');
+  svg.style.verticalAlign = 'middle';
+  const p = document.createElementNS(NS, 'path');
+  p.setAttribute('d', SUIT_PATHS[s] || '');
+  p.setAttribute('fill', SUIT_COLOR[s] || '#333');
+  svg.appendChild(p);
+  return svg;
+}
+
+export function suitOf(c) { return c === 'JK' ? '' : parseCard(c).suit; }
+export function rankOf(c) { return c === 'JK' ? 'JK' : parseCard(c).rank; }
+
+// sameCards compares two card lists as multisets.
+export function sameCards(a, b) {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort().join(' ');
+  const y = [...b].sort().join(' ');
+  return x === y;
+}
+
+// describeMove turns a move's text into words in the current language.
+export function describeMove(text) {
+  if (!text) return '';
+  const parts = text.split(' ');
+  const verb = parts[0];
+  const cards = (list) => list.map(cardName).join(', ');
+  switch (verb) {
+    case 'play':
+      if (parts.length > 2) return t('move.play_jack', { card: cardName(parts[1]), suit: t('suit.' + parts[2]) });
+      return t('move.play', { card: cardName(parts[1]) });
+    case 'pass':
+      return parts.length > 1 ? t('move.pass_cards', { cards: cards(parts.slice(1)) }) : t('move.pass');
+    case 'draw': return t('move.draw');
+    case 'penalty': return t('move.penalty');
+    case 'end': return t('move.end');
+    case 'decline': return t('move.decline');
+    case 'discard': return t('move.discard', { card: cardName(parts[1]) });
+    case 'meld': return t('move.meld', { cards: cards(parts.slice(1)) });
+    case 'layoff': return t('move.layoff', { card: cardName(parts[1]), meld: parts[2] });
+    case 'take': {
+      if (parts[2] === 'meld') return t('move.take_meld', { card: cardName(parts[1]), cards: cards(parts.slice(3)) });
+      if (parts[2] === 'layoff') return t('move.take_layoff', { card: cardName(parts[1]), meld: parts[3] });
+      return t('move.take', { card: cardName(parts[1]) });
+    }
+    default: return text;
+  }
+}
+
+export function seatName(ctx, s) {
+  if (s === undefined || s === null || s < 0) return '';
+  const seat = (ctx.seats || []).find((x) => x.seat === s);
+  let n = seat && seat.name ? seat.name : t('seat.n', { n: s + 1 });
+  if (n.startsWith('bot:')) n = t('bot.name', { level: t('level.' + n.slice(4)), n: s + 1 });
+  return s === ctx.seat ? t('seat.you', { name: n }) : n;
+}
