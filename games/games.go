@@ -6,10 +6,12 @@ import (
 	"sort"
 
 	"cardroom/game"
+	"cardroom/games/papayoo"
+	"cardroom/games/pisyedili"
 )
 
 // all holds one entry per engine; each engine's package adds its line here.
-var all = []game.Engine{}
+var all = []game.Engine{papayoo.Engine{}, pisyedili.Engine{}}
 
 // Lookup returns the engine with the given name.
 func Lookup(name string) (game.Engine, error) {

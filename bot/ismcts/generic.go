@@ -1,6 +1,10 @@
 package ismcts
 
-import "cardroom/game"
+import (
+	"fmt"
+
+	"cardroom/game"
+)
 
 // Generic is the Domain for a game the bots know nothing special about:
 // random playouts through the contract, the horizon at the end of the
@@ -14,9 +18,41 @@ type Generic struct {
 // NewGeneric returns a Generic domain.
 func NewGeneric() Domain { return &Generic{} }
 
-// Policy plays uniformly at random.
-func (g *Generic) Policy(st game.State, s game.Seat, legal []game.Move, r *game.Rand) game.Move {
-	return legal[r.IntN(len(legal))]
+// Playout plays uniformly random moves through the contract.
+func (g *Generic) Playout(st game.State, r *game.Rand, maxSteps int) error {
+	return ContractPlayout(st, r, maxSteps, g.Horizon, func(st game.State, s game.Seat, legal []game.Move, r *game.Rand) game.Move {
+		return legal[r.IntN(len(legal))]
+	}, &g.buf)
+}
+
+// ContractPlayout is a playout through the game.State contract: chance is
+// rolled, the first seat to act moves with policy, until horizon says stop.
+func ContractPlayout(st game.State, r *game.Rand, maxSteps int, horizon func(game.State) bool,
+	policy func(st game.State, s game.Seat, legal []game.Move, r *game.Rand) game.Move, buf *[]game.Move) error {
+	var seats [8]game.Seat
+	for step := 0; step < maxSteps; step++ {
+		if st.Over() || horizon(st) {
+			return nil
+		}
+		if st.ChancePending() {
+			st.RollChance(r)
+			continue
+		}
+		ss := st.ToAct(seats[:0])
+		if len(ss) == 0 {
+			return nil
+		}
+		s := ss[0]
+		*buf = st.Legal(s, (*buf)[:0])
+		if len(*buf) == 0 {
+			return nil
+		}
+		m := policy(st, s, *buf, r)
+		if err := st.Apply(s, m); err != nil {
+			return fmt.Errorf("ismcts: playout move %s refused: %w", st.FormatMove(m), err)
+		}
+	}
+	return nil
 }
 
 // Candidates keeps maxBranch moves drawn at random.
@@ -96,3 +132,6 @@ func RankReward(pts []int, higherWins bool, out []float64) {
 		}
 	}
 }
+
+// Rounds is the number of rounds that were finished at Start.
+func (g *Generic) Rounds() int { return g.rounds }

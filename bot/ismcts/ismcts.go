@@ -36,9 +36,10 @@ import (
 // Domain is the game-specific knowledge the search uses. A Domain may keep
 // scratch buffers: every worker gets its own from the factory.
 type Domain interface {
-	// Policy picks the move of seat s among legal (never empty) in playouts
-	// and wherever the tree does not reach.
-	Policy(st game.State, s game.Seat, legal []game.Move, r *game.Rand) game.Move
+	// Playout plays st on from where the tree walk stopped until Horizon
+	// (or for at most maxSteps steps), rolling chance from r; the domain's
+	// playout policy chooses every move. It may use the engine's native API.
+	Playout(st game.State, r *game.Rand, maxSteps int) error
 	// Candidates prunes the root's legal moves when there are more than
 	// maxBranch of them; it returns a non-empty subset of legal.
 	Candidates(st game.State, s game.Seat, legal []game.Move, maxBranch int, r *game.Rand) []game.Move
@@ -408,30 +409,10 @@ func (w *worker) iterate() error {
 	}
 
 	// Playout.
-	for steps < w.cfg.MaxSteps {
-		if st.Over() || w.dom.Horizon(st) {
-			break
+	if steps < w.cfg.MaxSteps {
+		if err := w.dom.Playout(st, &w.rng, w.cfg.MaxSteps-steps); err != nil {
+			return err
 		}
-		if st.ChancePending() {
-			st.RollChance(&w.rng)
-			steps++
-			continue
-		}
-		w.seats = st.ToAct(w.seats[:0])
-		if len(w.seats) == 0 {
-			break
-		}
-		s := w.seats[0]
-		w.legal = st.Legal(s, w.legal[:0])
-		if len(w.legal) == 0 {
-			break
-		}
-		m := w.dom.Policy(st, s, w.legal, &w.rng)
-		w.dom.Observe(st, s, m)
-		if err := st.Apply(s, m); err != nil {
-			return fmt.Errorf("ismcts: playout move %s refused: %w", st.FormatMove(m), err)
-		}
-		steps++
 	}
 
 	for i := range w.rewards {

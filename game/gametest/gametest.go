@@ -109,6 +109,8 @@ func checkGame(t *testing.T, e game.Engine, o game.Options, seed uint64, cfg Con
 	rc := record.NewRecorder(e, norm, nil, "")
 	var toAct []game.Seat
 	var legal []game.Move
+	var lastMove *game.Move // a well-formed move, to try where it must be refused
+	var lastSeat game.Seat
 	for step := 0; !st.Over(); step++ {
 		if step > cfg.MaxSteps {
 			t.Fatalf("game did not end in %d steps", cfg.MaxSteps)
@@ -128,8 +130,10 @@ func checkGame(t *testing.T, e game.Engine, o game.Options, seed uint64, cfg Con
 						t.Fatalf("step %d: refused chance %q changed the state", step, bad)
 					}
 				}
-				if err := st.Apply(0, game.Move{}); game.Code(err) != game.ErrNoChance {
-					t.Fatalf("step %d: a move while chance is pending: want %s, got %v", step, game.ErrNoChance, err)
+				if lastMove != nil {
+					if err := st.Apply(lastSeat, *lastMove); game.Code(err) != game.ErrNoChance {
+						t.Fatalf("step %d: a move while chance is pending: want %s, got %v", step, game.ErrNoChance, err)
+					}
 				}
 				if Snapshot(t, st) != before {
 					t.Fatalf("step %d: refused move during chance changed the state", step)
@@ -175,6 +179,7 @@ func checkGame(t *testing.T, e game.Engine, o game.Options, seed uint64, cfg Con
 			t.Fatalf("step %d: legal move %q of seat %d refused: %v", step, text, s, err)
 		}
 		rc.Move(s, text)
+		lastMove, lastSeat = &m, s
 	}
 	// Over: nobody acts, nothing is legal, no chance.
 	if len(st.ToAct(nil)) != 0 || st.ChancePending() {
@@ -184,7 +189,7 @@ func checkGame(t *testing.T, e game.Engine, o game.Options, seed uint64, cfg Con
 	if len(res.Winners) == 0 {
 		t.Fatal("game over without winners")
 	}
-	if err := st.Apply(0, game.Move{}); game.Code(err) != game.ErrGameOver {
+	if err := st.Apply(lastSeat, *lastMove); game.Code(err) != game.ErrGameOver {
 		t.Fatalf("a move after the end: want %s, got %v", game.ErrGameOver, err)
 	}
 	checkWinners(t, res)

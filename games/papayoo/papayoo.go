@@ -45,7 +45,7 @@ const (
 
 // histFixed is the number of finished rounds kept inside the State struct;
 // later rounds go to a shared append-only slice.
-const histFixed = 32
+const histFixed = 16
 
 var deck = game.PapayooDeck
 
@@ -70,13 +70,13 @@ const (
 
 var (
 	suitMask = [5]game.Mask{0x3FF, 0x3FF << 10, 0x3FF << 20, 0x3FF << 30, 0xFFFFF << 40}
-	suitOf   [60]uint8       // suit of a card index (4 = Payoo)
-	cardOf   [60]game.Card   // card of an index
-	payooPts [60]int16       // rank of a Payoo card, 0 otherwise
-	dealPos  [9][60]uint8    // per N, the seat (relative to the dealer's left) receiving the p-th card
-	deckList [9][60]uint8    // per N, the card indices in play
-	cardName [60]string      // canonical text of each card
-	idxOfCrd [256]int8       // card → index, -1 outside the deck
+	suitOf   [60]uint8     // suit of a card index (4 = Payoo)
+	cardOf   [60]game.Card // card of an index
+	payooPts [60]int16     // rank of a Payoo card, 0 otherwise
+	dealPos  [9][60]uint8  // per N, the seat (relative to the dealer's left) receiving the p-th card
+	deckList [9][60]uint8  // per N, the card indices in play
+	cardName [60]string    // canonical text of each card
+	idxOfCrd [256]int8     // card → index, -1 outside the deck
 	suitName = [5]string{"S", "H", "D", "C", "P"}
 )
 
@@ -223,7 +223,10 @@ type State struct {
 	tricks    int8 // completed tricks this round
 	die       int8 // 0..3 (S H D C), -1 before the roll
 	passed    uint8
-	pap       int8 // index of the Papayoo card, -1 before the roll
+	pap       int8  // index of the Papayoo card, -1 before the roll
+	best      int8  // current trick: the best card of the led suit so far
+	bestSeat  int8  // current trick: who played it
+	trickPts  int16 // current trick: points in it so far
 	rounds    int32
 	round     int32 // current round, 1-based; 0 before the first deal
 	deck      game.Mask
@@ -352,14 +355,22 @@ func (s *State) Play(i int) {
 	n := int(s.n)
 	s.hands[seat] &^= game.Bit(i)
 	s.played[seat] |= game.Bit(i)
+	pts := payooPts[i]
+	if int8(i) == s.pap {
+		pts += 40
+	}
 	start := int(s.tricks) * n
-	pos := start + int(s.inTrick)
-	if s.inTrick > 0 {
+	if s.inTrick == 0 {
+		s.best, s.bestSeat, s.trickPts = int8(i), seat, pts
+	} else {
 		if led := suitOf[s.plays[start]]; suitOf[i] != led {
 			s.voids[seat] |= 1 << led
+		} else if int8(i) > s.best {
+			s.best, s.bestSeat = int8(i), seat
 		}
+		s.trickPts += pts
 	}
-	s.plays[pos] = uint8(i)
+	s.plays[start+int(s.inTrick)] = uint8(i)
 	s.inTrick++
 	if int(s.inTrick) < n {
 		s.turn++
@@ -368,34 +379,18 @@ func (s *State) Play(i int) {
 		}
 		return
 	}
-	// Resolve the trick.
-	led := suitOf[s.plays[start]]
-	best, off := s.plays[start], 0
-	pts := int16(0)
-	for j := 0; j < n; j++ {
-		c := s.plays[start+j]
-		if suitOf[c] == led && c > best {
-			best, off = c, j
-		}
-		pts += payooPts[c]
-		if int8(c) == s.pap {
-			pts += 40
-		}
-	}
-	w := int(s.leader) + off
-	if w >= n {
-		w -= n
-	}
-	s.points[w] += pts
-	s.winners[s.tricks] = int8(w)
+	// The trick is complete: the highest card of the led suit wins it.
+	w := s.bestSeat
+	s.points[w] += s.trickPts
+	s.winners[s.tricks] = w
 	s.tricks++
 	s.inTrick = 0
-	s.leader, s.turn = int8(w), int8(w)
+	s.leader, s.turn = w, w
 	if s.tricks == s.hs {
 		s.endRound()
 		return
 	}
-	s.leaders[s.tricks] = int8(w)
+	s.leaders[s.tricks] = w
 }
 
 func (s *State) endRound() {
@@ -557,6 +552,9 @@ func (s *State) Apply(seat game.Seat, m game.Move) error {
 	if seat < 0 || int(seat) >= int(s.n) {
 		return game.Errorf(game.ErrBadSeat, seat, s.FormatMove(m), "no seat %d in a %d-player game", seat, s.n)
 	}
+	if s.ChancePending() {
+		return game.Errorf(game.ErrNoChance, seat, s.FormatMove(m), "a chance step is pending")
+	}
 	switch m.Op {
 	case OpPass:
 		if m.Set&^fullDeck != 0 || m.Set == 0 {
@@ -568,9 +566,6 @@ func (s *State) Apply(seat game.Seat, m game.Move) error {
 		}
 	default:
 		return game.Errorf(game.ErrMalformed, seat, "", "unknown move op %d", m.Op)
-	}
-	if s.ChancePending() {
-		return game.Errorf(game.ErrNoChance, seat, s.FormatMove(m), "a chance step is pending")
 	}
 	switch s.phase {
 	case phPass:

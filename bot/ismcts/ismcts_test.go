@@ -1,0 +1,108 @@
+package ismcts_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"cardroom/bot/ismcts"
+	"cardroom/bot/papayoobot"
+	"cardroom/game"
+	"cardroom/games/papayoo"
+)
+
+// papayooPosition deals a 4-player round and plays passes (and the die)
+// with random moves until `moves` moves were made.
+func papayooPosition(t *testing.T, seed uint64, moves int) game.State {
+	t.Helper()
+	st, err := papayoo.Engine{}.New(game.Options{"players": "4", "rounds": "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := game.NewRand(seed)
+	for n := 0; ; {
+		if st.ChancePending() {
+			st.RollChance(&r)
+			continue
+		}
+		if n == moves {
+			return st
+		}
+		s := st.ToAct(nil)[0]
+		l := st.Legal(s, nil)
+		if err := st.Apply(s, l[r.IntN(len(l))]); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+}
+
+func TestSearchDeterministicAndBudgeted(t *testing.T) {
+	for _, dom := range []struct {
+		name string
+		mk   func(v game.View) func() ismcts.Domain
+	}{
+		{"generic", func(game.View) func() ismcts.Domain { return ismcts.NewGeneric }},
+		{"papayoo", func(v game.View) func() ismcts.Domain {
+			return func() ismcts.Domain { return papayoobot.NewDomain(v) }
+		}},
+	} {
+		for _, moves := range []int{0, 4, 9, 30} {
+			st := papayooPosition(t, 3, moves)
+			v := st.View(st.ToAct(nil)[0])
+			cfg := ismcts.Config{Iterations: 500, Workers: 3, Seed: 42}
+			a, err := ismcts.Search(context.Background(), papayoo.Engine{}, v, dom.mk(v), cfg)
+			if err != nil {
+				t.Fatalf("%s move %d: %v", dom.name, moves, err)
+			}
+			b, _ := ismcts.Search(context.Background(), papayoo.Engine{}, v, dom.mk(v), cfg)
+			if !reflect.DeepEqual(a.Moves, b.Moves) || a.Iterations != b.Iterations {
+				t.Fatalf("%s move %d: two searches with the same seed differ", dom.name, moves)
+			}
+			if len(a.Moves) > 1 && a.Iterations != 500 {
+				t.Fatalf("%s move %d: %d iterations, want 500", dom.name, moves, a.Iterations)
+			}
+			// Root moves are legal, and pruned below MaxBranch for the pass.
+			legal := st.Legal(v.Observer(), nil)
+			if len(a.Moves) > 48 {
+				t.Fatalf("%s move %d: %d root moves, more than MaxBranch", dom.name, moves, len(a.Moves))
+			}
+			visits := 0
+			for _, m := range a.Moves {
+				found := false
+				for _, l := range legal {
+					found = found || l == m.Move
+				}
+				if !found {
+					t.Fatalf("%s move %d: root move %s is not legal", dom.name, moves, m.Text)
+				}
+				visits += m.Visits
+			}
+			if len(a.Moves) > 1 && visits != 500 {
+				t.Fatalf("%s move %d: root visits %d, want 500", dom.name, moves, visits)
+			}
+		}
+	}
+}
+
+// TestCandidatePassesDistinct: the pruned passes are distinct K-card
+// subsets of the hand, the rule-based pass first.
+func TestCandidatePassesDistinct(t *testing.T) {
+	st := papayooPosition(t, 5, 0)
+	ps := st.(*papayoo.State)
+	r := game.NewRand(1)
+	c := papayoobot.CandidatePasses(ps.Hand(0), 5, 24, &r)
+	if len(c) < 10 {
+		t.Fatalf("only %d candidate passes", len(c))
+	}
+	seen := map[game.Mask]bool{}
+	for _, m := range c {
+		if m.Count() != 5 || m&^ps.Hand(0) != 0 || seen[m] {
+			t.Fatalf("bad candidate pass %s", m.Format(game.PapayooDeck))
+		}
+		seen[m] = true
+	}
+	if c[0] != papayoobot.BestPass(ps.Hand(0), 5) {
+		t.Fatalf("the rule-based pass is not the first candidate")
+	}
+}

@@ -1,0 +1,238 @@
+// Package pisyedilibot is what the bots know about Pis Yedili: the
+// rule-based player (levels easy and medium) and the ISMCTS domain of the
+// hard level. docs/bots.md describes the heuristics.
+package pisyedilibot
+
+import (
+	"cardroom/bot/ismcts"
+	"cardroom/game"
+	"cardroom/games/pisyedili"
+)
+
+var std = game.Standard
+
+// Info is what the rule-based choice uses besides the legal moves. Hand is
+// nil when unknown (in search playouts, which decide from the moves alone).
+type Info struct {
+	Hand      []game.Card
+	NextSize  int // cards held by the next player (the one a 7, 8 or A hits first); 99 if unknown
+	MinOpp    int // fewest cards held by an opponent; 99 if unknown
+	Opening   bool
+	ChainKind string // "seven", "joker" or ""
+}
+
+func isPlay(m game.Move) bool { return m.Op == pisyedili.OpPlay }
+
+// score rates playing card c (higher = play it sooner).
+func score(c game.Card, in *Info, easy bool) int {
+	v := pisyedili.CardValue(c) // shed high penalties first
+	if in.Opening {
+		return v // specials have no effect in the opening round
+	}
+	endgame := in.MinOpp <= 2
+	r := c.Rank()
+	switch {
+	case c == game.Joker:
+		v -= 120 // the best defence against a chain; kept…
+		if endgame || in.NextSize <= 2 {
+			v += 240 // …unless someone is about to go out (100 points in hand)
+		}
+	case r == 7:
+		v -= 25 // defence against a seven chain
+		if !easy && (in.NextSize <= 3 || endgame) {
+			v += 45 // attack a player who is close to going out
+		}
+	case r == game.Jack:
+		v -= 12 // wild: keep it to change the suit when stuck
+		if endgame {
+			v += 30 // 25 points in hand
+		}
+	case r == 8 || r == 10:
+		if !easy && in.NextSize <= 3 {
+			v += 12 // skip or bounce past a player who is close to going out
+		}
+	case r == game.Ace:
+		if !easy {
+			v += 6 // the others draw and we play again
+		}
+	}
+	if !easy && in.Hand != nil {
+		// Keep a follow-up: prefer suits we hold more of.
+		n := 0
+		for _, h := range in.Hand {
+			if h != c && h.Suit() == c.Suit() {
+				n++
+			}
+		}
+		v += 2 * n
+	}
+	return v
+}
+
+// bestSuit is the suit to name with a jack: the one we hold most of.
+func bestSuit(hand []game.Card, jack game.Card) int {
+	var cnt [4]int
+	skipped := false
+	for _, h := range hand {
+		if h == jack && !skipped {
+			skipped = true
+			continue
+		}
+		if h != game.Joker && h.Rank() != game.Jack {
+			cnt[h.Suit()] += 1 + pisyedili.CardValue(h)/10
+		}
+	}
+	best := 0
+	for s := 1; s < 4; s++ {
+		if cnt[s] > cnt[best] {
+			best = s
+		}
+	}
+	return best
+}
+
+// Choose picks a move by the rules of thumb.
+func Choose(legal []game.Move, in *Info, r *game.Rand, easy bool) game.Move {
+	if len(legal) == 1 {
+		return legal[0]
+	}
+	// Going out with the last card beats everything.
+	if in.Hand != nil && len(in.Hand) == 1 {
+		for _, m := range legal {
+			if isPlay(m) {
+				return m
+			}
+		}
+	}
+	best, bs := -1, -1<<30
+	for i, m := range legal {
+		var v int
+		switch m.Op {
+		case pisyedili.OpPlay:
+			v = score(m.Card, in, easy)
+			if in.ChainKind != "" {
+				v += 1000 // defend a chain rather than draw 3k / 10k cards
+			}
+			if m.Card.Rank() == game.Jack && m.Card != game.Joker && m.A >= 1 {
+				want := r.IntN(4)
+				if in.Hand != nil && !easy {
+					want = bestSuit(in.Hand, m.Card)
+				}
+				if int(m.A)-1 != want {
+					v -= 1000 // only the jack naming the wanted suit
+				}
+			}
+		case pisyedili.OpDraw:
+			v = -500 // draw only when nothing can be played
+		case pisyedili.OpPenalty:
+			v = -600
+		case pisyedili.OpPass, pisyedili.OpEnd:
+			v = -400
+		}
+		if v > bs || (v == bs && r.IntN(2) == 0) {
+			best, bs = i, v
+		}
+	}
+	return legal[best]
+}
+
+// InfoFromView builds the Info of a view's observer.
+func InfoFromView(v *pisyedili.View) *Info {
+	in := &Info{NextSize: 99, MinOpp: 99, Opening: v.Phase == "opening"}
+	for _, t := range v.Hand {
+		if c, err := std.Parse(t); err == nil {
+			in.Hand = append(in.Hand, c)
+		}
+	}
+	n := len(v.HandSizes)
+	if me := int(v.Seat); me >= 0 && n > 0 {
+		in.NextSize = v.HandSizes[(me+1)%n]
+		for k, sz := range v.HandSizes {
+			if k != me && sz < in.MinOpp {
+				in.MinOpp = sz
+			}
+		}
+	}
+	if v.Chain != nil {
+		in.ChainKind = v.Chain.Kind
+	}
+	return in
+}
+
+// Rule is the rule-based player's choice from a view (bot.Kit.Rule).
+func Rule(gv game.View, legal []game.Move, r *game.Rand, easy bool) game.Move {
+	v, ok := gv.(*pisyedili.View)
+	if !ok {
+		return legal[r.IntN(len(legal))]
+	}
+	return Choose(legal, InfoFromView(v), r, easy)
+}
+
+// Noise is the share of random moves in playouts.
+const Noise = 0.1
+
+// Domain is the ISMCTS domain of Pis Yedili: playouts through the contract
+// with the rule-based choice made from the legal moves alone, the horizon at
+// the end of the hand, and a reward that values going out most.
+type Domain struct {
+	ismcts.Generic
+	buf  []game.Move
+	info Info
+}
+
+// NewDomain makes a domain (bot.Kit.Domain).
+func NewDomain(game.View) ismcts.Domain {
+	return &Domain{info: Info{NextSize: 99, MinOpp: 99}}
+}
+
+// Configure sets the search parameters that suit Pis Yedili.
+func Configure(c *ismcts.Config) {
+	if c.Exploration == 0 {
+		c.Exploration = 0.5
+	}
+	if c.MaxSteps == 0 {
+		c.MaxSteps = 1500
+	}
+}
+
+// Playout implements ismcts.Domain.
+func (d *Domain) Playout(st game.State, r *game.Rand, maxSteps int) error {
+	return ismcts.ContractPlayout(st, r, maxSteps, d.Horizon, d.policy, &d.buf)
+}
+
+func (d *Domain) policy(st game.State, s game.Seat, legal []game.Move, r *game.Rand) game.Move {
+	if r.Float64() < Noise {
+		return legal[r.IntN(len(legal))]
+	}
+	d.info.ChainKind = ""
+	for _, m := range legal {
+		if m.Op == pisyedili.OpPenalty {
+			d.info.ChainKind = "chain"
+		}
+	}
+	return Choose(legal, &d.info, r, false)
+}
+
+// Reward implements ismcts.Domain: 0.6 for going out, plus up to 0.4 the
+// fewer penalty points taken (0 at 300 points or more).
+func (d *Domain) Reward(st game.State, out []float64) {
+	res := st.Result()
+	g := &d.Generic
+	k := g.Rounds()
+	if len(res.Rounds) <= k {
+		for i := range out {
+			out[i] = 0.3
+		}
+		return
+	}
+	for i, p := range res.Rounds[k] {
+		if i >= len(out) {
+			break
+		}
+		v := 0.4 * (1 - float64(min(p, 300))/300)
+		if p == 0 {
+			v += 0.6
+		}
+		out[i] = v
+	}
+}

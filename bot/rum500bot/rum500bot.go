@@ -1,0 +1,321 @@
+// Package rum500bot is what the bots know about 500 Rum: the rule-based
+// player (levels easy and medium) and the ISMCTS domain of the hard level.
+// docs/bots.md describes the heuristics.
+package rum500bot
+
+import (
+	"math"
+	"math/bits"
+
+	"cardroom/bot/ismcts"
+	"cardroom/game"
+	"cardroom/games/rum500"
+)
+
+var std = game.Standard
+
+// value is a card's points (ace 15, J Q K 10, pips face value, joker 15).
+func value(i int) int {
+	if i == 52 {
+		return 15
+	}
+	r := i%13 + 1
+	switch {
+	case r == 1:
+		return 15
+	case r >= 10:
+		return 10
+	}
+	return r
+}
+
+func maskPoints(m game.Mask) int {
+	p := 0
+	for ; m != 0; m &= m - 1 {
+		p += value(bits.TrailingZeros64(uint64(m)))
+	}
+	return p
+}
+
+// meldPoints is what a meld or take move puts on the table for the player.
+func meldPoints(m game.Move) int {
+	switch m.Op {
+	case rum500.OpTakeMeld, rum500.OpMeld:
+		return maskPoints(m.Set) + 15*m.Set2.Count()
+	case rum500.OpTakeLayoff, rum500.OpLayoff:
+		return value(std.Index(m.Card))
+	}
+	return 0
+}
+
+// Info is what the rule-based choice knows besides the legal moves; fields
+// are zero when unknown (in search playouts).
+type Info struct {
+	Hand     []int // card indices (game.Standard), with repeats for two decks
+	Pile     []int // the discard pile, bottom first
+	NextKnow []int // cards the next player is known to hold
+	Accept   game.Mask
+	OppMin   int // fewest cards in an opponent's hand (99 if unknown)
+	Known    bool
+}
+
+// useful rates how much card i helps the rest of the hand: pairs and
+// near-runs (same suit, rank distance 1 or 2).
+func useful(i int, hand []int) int {
+	if i == 52 {
+		return 20
+	}
+	u := 0
+	r, s := i%13, i/13
+	skipped := false
+	for _, h := range hand {
+		if h == i && !skipped {
+			skipped = true
+			continue
+		}
+		if h == 52 {
+			continue
+		}
+		hr, hs := h%13, h/13
+		if hr == r && hs != s {
+			u += 6
+		}
+		if hs == s {
+			d := hr - r
+			if d < 0 {
+				d = -d
+			}
+			if d == 1 {
+				u += 6
+			} else if d == 2 {
+				u += 3
+			}
+		}
+	}
+	return u
+}
+
+// takeValue rates a take from the discard pile: the points it melds at once
+// minus the cost of the cards above the taken one that do not fit the hand.
+func takeValue(m game.Move, in *Info, easy bool) (float64, bool) {
+	x := std.Index(m.Card)
+	pos := -1
+	for i := len(in.Pile) - 1; i >= 0; i-- {
+		if in.Pile[i] == x {
+			pos = i
+			break
+		}
+	}
+	if pos < 0 {
+		return 0, false
+	}
+	above := in.Pile[pos+1:]
+	if easy && len(above) > 0 {
+		return 0, false // easy never digs into the pile
+	}
+	v := float64(meldPoints(m))
+	for _, c := range above {
+		if m.Set.Has(c) {
+			continue
+		}
+		u := useful(c, append(in.Hand, above...))
+		v -= 0.5*float64(value(c)) - 0.4*float64(u)
+	}
+	if in.OppMin <= 2 {
+		v -= 0.6 * float64(len(above)) * 6 // a hand may end soon: the new cards would count against us
+	}
+	return v, true
+}
+
+// Choose picks a move by the rules of thumb.
+func Choose(legal []game.Move, in *Info, r *game.Rand, easy bool) game.Move {
+	if len(legal) == 1 {
+		return legal[0]
+	}
+	best, bs := -1, math.Inf(-1)
+	for i, m := range legal {
+		var v float64
+		switch m.Op {
+		case rum500.OpDraw:
+			v = 0
+		case rum500.OpDecline:
+			v = -1
+		case rum500.OpTake:
+			v = 1
+		case rum500.OpTakeMeld, rum500.OpTakeLayoff:
+			tv, ok := takeValue(m, in, easy)
+			if !ok {
+				v = float64(meldPoints(m)) - 5
+				if easy {
+					v = -10
+				}
+			} else {
+				v = tv
+			}
+		case rum500.OpMeld:
+			// Melding now banks the points and avoids being caught with them.
+			v = 1000 + float64(meldPoints(m)) + 5*float64(m.Set.Count()+m.Set2.Count())
+		case rum500.OpLayoff:
+			v = 900 + float64(meldPoints(m))
+		case rum500.OpDiscard:
+			v = discardScore(std.Index(m.Card), in, easy)
+		}
+		if v > bs || (v == bs && r.IntN(2) == 0) {
+			best, bs = i, v
+		}
+	}
+	return legal[best]
+}
+
+// discardScore: shed high cards that do not help the hand and that the next
+// player cannot use (no lay-off on the table, no meld with its known cards).
+func discardScore(i int, in *Info, easy bool) float64 {
+	v := float64(value(i))
+	if !in.Known {
+		return v
+	}
+	v -= float64(useful(i, in.Hand))
+	if easy {
+		return v
+	}
+	if in.Accept.Has(i) {
+		v -= 25 // the next player could take it and lay it off
+	}
+	if u := useful(i, in.NextKnow); u >= 6 {
+		v -= 20 // it fits what the next player is known to hold
+	}
+	return v
+}
+
+// InfoFromView builds the Info of a view's observer.
+func InfoFromView(v *rum500.View) *Info {
+	in := &Info{Known: true, OppMin: 99}
+	parse := func(ts []string) []int {
+		var out []int
+		for _, t := range ts {
+			if c, err := std.Parse(t); err == nil {
+				out = append(out, std.Index(c))
+			}
+		}
+		return out
+	}
+	in.Hand = parse(v.Hand)
+	in.Pile = parse(v.Pile)
+	n := v.Players
+	if v.Seat >= 0 && n > 0 {
+		next := (v.Seat + 1) % n
+		if next < len(v.Known) {
+			in.NextKnow = parse(v.Known[next])
+		}
+		for k, sz := range v.HandSizes {
+			if k != v.Seat && sz < in.OppMin {
+				in.OppMin = sz
+			}
+		}
+	}
+	// Faces the melds on the table accept: the next rank at either end of a
+	// run, the missing suits of a set.
+	for _, md := range v.Melds {
+		st := parse(md.Stands)
+		if len(st) == 0 {
+			continue
+		}
+		if md.Kind == "set" {
+			r := st[0] % 13
+			for s := 0; s < 4; s++ {
+				in.Accept |= game.Bit(s*13 + r)
+			}
+			continue
+		}
+		lo, hi := st[0], st[len(st)-1]
+		suit := lo / 13
+		if lo%13 > 0 {
+			in.Accept |= game.Bit(lo - 1)
+		}
+		if hi%13 < 12 {
+			in.Accept |= game.Bit(hi + 1)
+		} else if hi%13 == 12 {
+			in.Accept |= game.Bit(suit * 13) // the ace above the king
+		}
+	}
+	return in
+}
+
+// Rule is the rule-based player's choice from a view (bot.Kit.Rule).
+func Rule(gv game.View, legal []game.Move, r *game.Rand, easy bool) game.Move {
+	v, ok := gv.(*rum500.View)
+	if !ok {
+		return legal[r.IntN(len(legal))]
+	}
+	return Choose(legal, InfoFromView(v), r, easy)
+}
+
+// Noise is the share of random moves in playouts.
+const Noise = 0.05
+
+// Domain is the ISMCTS domain of 500 Rum: playouts through the contract
+// with the rule-based choice made from the legal moves alone, the horizon at
+// the end of the hand, and a reward from the hand's score difference.
+type Domain struct {
+	ismcts.Generic
+	buf  []game.Move
+	info Info
+}
+
+// NewDomain makes a domain (bot.Kit.Domain).
+func NewDomain(game.View) ismcts.Domain { return &Domain{info: Info{OppMin: 99}} }
+
+// Configure sets the search parameters that suit 500 Rum.
+func Configure(c *ismcts.Config) {
+	if c.Exploration == 0 {
+		c.Exploration = 0.5
+	}
+	if c.MaxBranch == 0 {
+		c.MaxBranch = 96
+	}
+	if c.MaxSteps == 0 {
+		c.MaxSteps = 600
+	}
+}
+
+// Playout implements ismcts.Domain.
+func (d *Domain) Playout(st game.State, r *game.Rand, maxSteps int) error {
+	return ismcts.ContractPlayout(st, r, maxSteps, d.Horizon, d.policy, &d.buf)
+}
+
+func (d *Domain) policy(st game.State, s game.Seat, legal []game.Move, r *game.Rand) game.Move {
+	if r.Float64() < Noise {
+		// A random move, but never a random deep take or decline.
+		m := legal[r.IntN(len(legal))]
+		if m.Op != rum500.OpTakeMeld && m.Op != rum500.OpTakeLayoff && m.Op != rum500.OpDecline {
+			return m
+		}
+	}
+	return Choose(legal, &d.info, r, false)
+}
+
+// Reward implements ismcts.Domain: 0.5 + 0.5·tanh((own − best other) / 50)
+// on the hand's scores.
+func (d *Domain) Reward(st game.State, out []float64) {
+	res := st.Result()
+	k := d.Generic.Rounds()
+	if len(res.Rounds) <= k {
+		for i := range out {
+			out[i] = 0.5
+		}
+		return
+	}
+	row := res.Rounds[k]
+	for i := range out {
+		if i >= len(row) {
+			break
+		}
+		other := math.Inf(-1)
+		for j, p := range row {
+			if j != i && float64(p) > other {
+				other = float64(p)
+			}
+		}
+		out[i] = 0.5 + 0.5*math.Tanh((float64(row[i])-other)/50)
+	}
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"cardroom/bot"
+	"cardroom/bot/arena"
+	"cardroom/game"
+	"cardroom/games"
+)
+
+func init() {
+	register("arena", "play bots against each other on duplicate deals and compare them", runArena)
+}
+
+// arenaDefaults are the options the arena uses unless --options overrides
+// them: one deal is one round (Papayoo) or one hand (Pis Yedili); 500 Rum
+// plays whole games to the target.
+var arenaDefaults = map[string]string{
+	"papayoo":   "rounds=1",
+	"pisyedili": "hands=1",
+}
+
+func runArena(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	gameName := fs.String("game", "papayoo", "game: "+strings.Join(games.Names(), ", "))
+	players := fs.Int("players", 4, "number of players")
+	seatsFlag := fs.String("seats", "", "comma-separated bot of each seat: random, easy, medium, hard, hard:N (N iterations a move), hard:200ms")
+	deals := fs.Int("deals", 100, "number of duplicate deals (each played once per rotation)")
+	seed := fs.Uint64("seed", 1, "seed of the deals and the bots")
+	optsFlag := fs.String("options", "", "game options name=value,... (default: one round/hand per deal for papayoo and pisyedili)")
+	workers := fs.Int("workers", 0, "games played at once (0 = all cores)")
+	records := fs.String("records", "", "directory to write every game's record to")
+	moveTime := fs.Duration("move-time", 0, "deadline per move given to every bot (0 = none)")
+	jsonOut := fs.Bool("json", false, "print the report as JSON")
+	quiet := fs.Bool("quiet", false, "no progress lines")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: cardroom arena --game papayoo --players 4 --seats hard,medium,medium,medium --deals 2000 --seed 1")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	e, err := games.Lookup(*gameName)
+	if err != nil {
+		fmt.Fprintln(stderr, "arena:", err)
+		return 2
+	}
+	opts := game.Options{}
+	if d, ok := arenaDefaults[e.Name()]; ok {
+		o, _ := game.ParseOptions(d)
+		opts = o
+	}
+	if *optsFlag != "" {
+		o, err := game.ParseOptions(*optsFlag)
+		if err != nil {
+			fmt.Fprintln(stderr, "arena:", err)
+			return 2
+		}
+		for k, v := range o {
+			opts[k] = v
+		}
+	}
+	if _, ok := opts["players"]; !ok {
+		opts["players"] = strconv.Itoa(*players)
+	}
+	n, _ := strconv.Atoi(opts["players"])
+	var specs []bot.Spec
+	if *seatsFlag == "" {
+		fmt.Fprintln(stderr, "arena: --seats is required")
+		return 2
+	}
+	for _, s := range strings.Split(*seatsFlag, ",") {
+		sp, err := bot.ParseSpec(s)
+		if err != nil {
+			fmt.Fprintln(stderr, "arena:", err)
+			return 2
+		}
+		specs = append(specs, sp)
+	}
+	if len(specs) != n {
+		fmt.Fprintf(stderr, "arena: %d seats given for %d players\n", len(specs), n)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg := arena.Config{Engine: e, Options: opts, Seats: specs, Deals: *deals, Seed: *seed,
+		Workers: *workers, RecordDir: *records, MoveTime: *moveTime}
+	if !*quiet {
+		cfg.Progress = stderr
+	}
+	start := time.Now()
+	rep, err := arena.Run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "arena:", err)
+		return 1
+	}
+	rep.Elapsed = time.Since(start)
+	if *jsonOut {
+		rep.Games = nil
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintln(stderr, "arena:", err)
+			return 1
+		}
+		return 0
+	}
+	rep.Print(stdout)
+	return 0
+}

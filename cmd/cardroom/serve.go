@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"cardroom/server"
+	"cardroom/store"
+	"cardroom/table"
+)
+
+func init() {
+	register("serve", "run the card room (HTTP + WebSocket, embedded SQLite); the default command", runServe)
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// defaultDataDir is $CARDROOM_DATA, else the user's data directory
+// ($XDG_DATA_HOME or ~/.local/share)/cardroom, else ./cardroom-data.
+func defaultDataDir() string {
+	if v := os.Getenv("CARDROOM_DATA"); v != "" {
+		return v
+	}
+	if v := os.Getenv("XDG_DATA_HOME"); v != "" {
+		return filepath.Join(v, "cardroom")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "share", "cardroom")
+	}
+	return "cardroom-data"
+}
+
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", envOr("CARDROOM_ADDR", "localhost:8080"), "listen address (env CARDROOM_ADDR); port 0 picks a free port")
+	data := fs.String("data", defaultDataDir(), "data directory holding cardroom.db (env CARDROOM_DATA)")
+	grace := fs.Duration("grace", 60*time.Second, "absence before a bot plays for a disconnected player")
+	botDelay := fs.Duration("bot-delay", 500*time.Millisecond, "pause before each bot move")
+	linger := fs.Duration("linger", 2*time.Minute, "how long a finished table stays in memory")
+	queue := fs.Int("queue", 64, "commands queued per table before refusing (busy)")
+	logLevel := fs.String("log-level", envOr("CARDROOM_LOG", "info"), "debug, info, warn or error")
+	logJSON := fs.Bool("log-json", false, "structured logs as JSON instead of text")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "serve: -log-level: %v\n", err)
+		return 2
+	}
+	var h slog.Handler = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: lvl})
+	if *logJSON {
+		h = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: lvl})
+	}
+	log := slog.New(h)
+
+	if err := os.MkdirAll(*data, 0o755); err != nil {
+		fmt.Fprintf(stderr, "serve: data directory: %v\n", err)
+		return 1
+	}
+	dbPath := filepath.Join(*data, "cardroom.db")
+	st, err := store.OpenSQLite(dbPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "serve: database %s: %v\n", dbPath, err)
+		return 1
+	}
+	srv, err := server.New(server.Config{
+		Store: st, Log: log,
+		Table: table.Config{Grace: *grace, BotDelay: *botDelay, Linger: *linger, QueueSize: *queue},
+	})
+	if err != nil {
+		st.Close()
+		fmt.Fprintf(stderr, "serve: %v\n", err)
+		return 1
+	}
+	l, err := net.Listen("tcp", *addr)
+	if err != nil {
+		srv.Shutdown(context.Background())
+		fmt.Fprintf(stderr, "serve: %v\n", err)
+		return 1
+	}
+	host := l.Addr().String()
+	if strings.HasPrefix(*addr, "localhost:") {
+		host = "localhost:" + portOf(host)
+	}
+	fmt.Fprintf(stdout, "Cardroom is running: open http://%s/\n", host)
+	log.Info("serving", "addr", l.Addr().String(), "db", dbPath)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case err := <-errc:
+		if err != nil {
+			fmt.Fprintf(stderr, "serve: %v\n", err)
+			return 1
+		}
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Error("shutdown", "err", err)
+		return 1
+	}
+	log.Info("stopped")
+	return 0
+}
+
+func portOf(hostport string) string {
+	_, p, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return hostport
+	}
+	return p
+}

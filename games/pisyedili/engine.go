@@ -1,0 +1,137 @@
+// Package pisyedili implements Pis Yedili ("Dirty Seven"), the Turkish member
+// of the Crazy Eights family, as specified in the shared rules document
+// pisyedili.md, with the move notation of notation.md.
+//
+// Two decks (and two optional jokers) mean two physical copies of most
+// faces. The engine tracks physical cards: a hand is a pair of masks (faces
+// held at least once, faces held twice), the stock and the discard pile are
+// fixed-size ordered arrays of cards, so a State copies by value and a
+// playout allocates nothing. Moves name a card by its face: `play 7H` plays
+// either copy.
+//
+// Move encoding (game.Move): Op is one of OpPlay, OpDraw, OpPenalty, OpPass,
+// OpEnd; Card is the card played (OpPlay only); A is 1+suit nominated by a
+// jack outside the opening round (1 = S, 2 = H, 3 = D, 4 = C) and 0
+// otherwise. B, Set and Set2 are always zero.
+//
+// Chance is an explicit step: `dealer N` (random first dealer), `deal` with
+// continuation lines `0: <cards>` … and `stock <cards, top first>`, and
+// `shuffle <cards, top first>` when a card must be drawn, the stock is empty
+// and the discard pile holds cards under its top card.
+package pisyedili
+
+import (
+	"strconv"
+
+	"cardroom/game"
+)
+
+// Engine is the Pis Yedili rules engine.
+type Engine struct{}
+
+// Name implements game.Engine.
+func (Engine) Name() string { return "pisyedili" }
+
+// Deck implements game.Engine.
+func (Engine) Deck() game.Deck { return game.Standard }
+
+var optionSpecs = []game.OptionSpec{
+	{Name: "players", Kind: "int", Default: "4", Min: 2, Max: maxSeats, Doc: "number of players (2–7)"},
+	{Name: "jokers", Kind: "bool", Default: "true", Doc: "play with the two jokers (106 cards) or without (104)"},
+	{Name: "hands", Kind: "int", Default: "", Min: 1, Doc: "number of hands in the game (default: the number of players)"},
+	{Name: "seven_stack", Kind: "enum", Default: "linear", Values: []string{"linear", "doubling"}, Doc: "seven chain size: linear 3, 6, 9 … or doubling 3, 6, 12 …"},
+	{Name: "penalty_ends_turn", Kind: "bool", Default: "true", Doc: "taking a chain's penalty ends the player's turn"},
+	{Name: "jack_wild", Kind: "bool", Default: "true", Doc: "a jack may be played on any card"},
+	{Name: "jack_on_jack", Kind: "bool", Default: "true", Doc: "a jack may be played on a jack"},
+	{Name: "joker_follow", Kind: "enum", Default: "transparent", Values: []string{"transparent", "any"}, Doc: "after a joker: follow the card under it (transparent) or play any card (any)"},
+	{Name: "play_any_after_draw", Kind: "bool", Default: "false", Doc: "after a voluntary draw any playable card may be played, not only the drawn one"},
+	{Name: "draw_until_playable", Kind: "bool", Default: "false", Doc: "a voluntary draw goes on until a playable card is drawn (or nothing is left)"},
+	{Name: "finishing_card_effects", Kind: "bool", Default: "false", Doc: "the finishing card's draw effect (7, joker, ace) is executed before the end-of-hand draws"},
+	{Name: "ten_mode", Kind: "enum", Default: "bounce", Values: []string{"bounce", "reverse"}, Doc: "a 10 bounces the turn back one seat (bounce) or reverses the direction of play (reverse)"},
+}
+
+// OptionSpecs implements game.Engine.
+func (Engine) OptionSpecs() []game.OptionSpec {
+	return append([]game.OptionSpec(nil), optionSpecs...)
+}
+
+// config is the parsed options.
+type config struct {
+	players           int
+	hands             int
+	jokers            bool
+	doubling          bool
+	penaltyEndsTurn   bool
+	jackWild          bool
+	jackOnJack        bool
+	jokerAny          bool
+	playAnyAfterDraw  bool
+	drawUntilPlayable bool
+	finishingEffects  bool
+	tenReverse        bool
+}
+
+func parseOptions(o game.Options) (game.Options, config, error) {
+	norm, err := game.Normalize(o, optionSpecs)
+	if err != nil {
+		return nil, config{}, err
+	}
+	if _, ok := norm["hands"]; !ok {
+		norm["hands"] = norm["players"]
+	}
+	c := config{
+		players:           norm.Int("players"),
+		hands:             norm.Int("hands"),
+		jokers:            norm.Bool("jokers"),
+		doubling:          norm["seven_stack"] == "doubling",
+		penaltyEndsTurn:   norm.Bool("penalty_ends_turn"),
+		jackWild:          norm.Bool("jack_wild"),
+		jackOnJack:        norm.Bool("jack_on_jack"),
+		jokerAny:          norm["joker_follow"] == "any",
+		playAnyAfterDraw:  norm.Bool("play_any_after_draw"),
+		drawUntilPlayable: norm.Bool("draw_until_playable"),
+		finishingEffects:  norm.Bool("finishing_card_effects"),
+		tenReverse:        norm["ten_mode"] == "reverse",
+	}
+	if c.hands < 1 {
+		return nil, config{}, &game.OptionError{Name: "hands", Value: norm["hands"], Reason: "must be at least 1"}
+	}
+	return norm, c, nil
+}
+
+// New implements game.Engine: the game starts with the choice of the first
+// dealer pending (chance `dealer N`).
+func (Engine) New(o game.Options) (game.State, error) {
+	norm, c, err := parseOptions(o)
+	if err != nil {
+		return nil, err
+	}
+	s := &State{}
+	s.init(norm, c)
+	return s, nil
+}
+
+func (s *State) init(norm game.Options, c config) {
+	s.opts, s.cfg = norm, c
+	s.n = c.players
+	s.chance = chDealer
+	s.ph = phDeal
+	s.dealer = -1
+	s.turn = -1
+	s.dir = 1
+	s.full1, s.full2 = fullMasks(c.jokers)
+	s.total = s.full1.Count() + s.full2.Count()
+}
+
+func fullMasks(jokers bool) (game.Mask, game.Mask) {
+	m := game.Mask(1)<<52 - 1
+	if jokers {
+		m |= jokerBit
+	}
+	return m, m
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+var _ game.Engine = Engine{}
+var _ game.State = (*State)(nil)

@@ -1,0 +1,893 @@
+package pisyedili
+
+import (
+	"math/bits"
+
+	"cardroom/game"
+)
+
+const (
+	maxSeats = 7
+	maxCards = 106
+	handSize = 7
+	jokerIdx = 52
+)
+
+// The move verbs (game.Move.Op).
+const (
+	OpPlay    uint8 = 1 // play Card (A = 1+suit for a jack outside the opening round)
+	OpDraw    uint8 = 2 // draw one card (or until playable, with draw_until_playable)
+	OpPenalty uint8 = 3 // take the pending chain's cards
+	OpPass    uint8 = 4 // end the turn after a draw, or when nothing is possible
+	OpEnd     uint8 = 5 // end the turn after an ace
+)
+
+type phase uint8
+
+const (
+	phDeal        phase = iota // before a deal (dealer or deal chance pending)
+	phOpening                  // the opening clubs round
+	phNormal                   // a normal turn (maybe with a chain pending)
+	phAfterDraw                // the player drew voluntarily this turn
+	phAceContinue              // the player just played an ace
+	phHandOver                 // end-of-hand draws in progress
+	phGameOver
+)
+
+var phaseNames = [...]string{"deal", "opening", "normal", "after_draw", "ace_continue", "hand_over", "game_over"}
+
+type chanceKind uint8
+
+const (
+	chNone chanceKind = iota
+	chDealer
+	chDeal
+	chShuffle
+)
+
+var chanceNames = [...]string{"", "dealer", "deal", "shuffle"}
+
+// chain kinds
+const (
+	chainNone  uint8 = 0
+	chainSeven uint8 = 1
+	chainJoker uint8 = 2
+)
+
+var chainNames = [...]string{"", "seven", "joker"}
+
+// draw jobs: a multi-card draw that may have to wait for a reshuffle.
+type jobKind uint8
+
+const (
+	jobNone        jobKind = iota
+	jobOpening             // one card in the opening round
+	jobVoluntary           // a voluntary draw
+	jobPenalty             // a chain's penalty
+	jobAce                 // every other player draws one for an ace
+	jobFinishChain         // finishing_card_effects: the next player draws the chain
+	jobFinishAce           // finishing_card_effects: every other player draws one
+	jobEndOfHand           // the recursive end-of-hand draws (§9.1)
+)
+
+var jobNames = [...]string{"", "opening", "voluntary", "penalty", "ace", "finish_chain", "finish_ace", "end_of_hand"}
+
+// turn reasons: why the player to move has the turn.
+type reason uint8
+
+const (
+	whyNone     reason = iota
+	whyFirst           // first player of the hand: next(dealer)
+	whyNext            // the next seat in the direction of play
+	whySkip            // an 8 skipped a seat
+	whyBounce          // a 10 bounced the turn back
+	whyReverse         // a 10 reversed the direction (ten_mode=reverse)
+	whyAce             // the ace's player plays on
+	whyPenalty         // penalty_ends_turn=false: the penalised player plays on
+	whyOpenDraw        // drew in the opening round and acts again
+)
+
+var reasonNames = [...]string{"", "first", "next", "skip", "bounce", "reverse", "ace", "penalty", "opening_draw"}
+
+// result is one finished hand (fixed size, so ending a hand allocates nothing).
+type result struct {
+	finisher int8 // -1: blocked hand
+	card     game.Card
+	mult     int
+	final1   [maxSeats]game.Mask // the hands after the end-of-hand draws
+	final2   [maxSeats]game.Mask
+	drawn1   [maxSeats]game.Mask // the end-of-hand draws
+	drawn2   [maxSeats]game.Mask
+	points   [maxSeats]int
+}
+
+// State is one game of Pis Yedili. It holds no pointers except the options
+// map (never modified) and the history of earlier hands (copied by Clone).
+type State struct {
+	cfg          config
+	opts         game.Options
+	n            int
+	full1, full2 game.Mask // the whole deck as a multiset
+	total        int       // 104 or 106
+
+	h1, h2 [maxSeats]game.Mask // faces held at least once / twice
+	hn     [maxSeats]int       // hand sizes
+
+	stock  [maxCards]game.Card // stock[stockN-1] is the top
+	stockN int
+	pile   [maxCards]game.Card // pile[pileN-1] is the top
+	pileN  int
+	pool1  game.Mask // the multiset the stock was last formed from
+	pool2  game.Mask
+
+	suit       game.Suit // active suit
+	rank       int       // active rank
+	anyFollows bool      // joker_follow=any and a joker is on top
+	chain      uint8
+	chainK     int
+
+	ph       phase
+	chance   chanceKind
+	turn     int
+	why      reason
+	dir      int // +1 clockwise, -1 counter-clockwise (ten_mode=reverse)
+	dead     int // consecutive forced passes
+	openLeft int // opening turns left
+	drawn    game.Card
+
+	job       jobKind
+	jobSeat   int // who draws now
+	jobLeft   int // cards left for jobSeat
+	jobOwner  int // the player who caused the job (ace, finisher)
+	seatsLeft int // seats still to draw (ace, end of hand), including jobSeat
+	lapse     bool
+
+	hand   int // current hand number (1-based), 0 before the first deal
+	dealer int
+	totals [maxSeats]int
+	cur    result // the hand being ended or the last finished hand
+	hasCur bool   // cur is a finished hand
+	hist   []result
+}
+
+// Tables over the standard deck indices.
+var (
+	suitMask   [4]game.Mask
+	rankMask   [14]game.Mask
+	clubsMask  game.Mask
+	plainClubs game.Mask
+	jackMask   game.Mask
+	jokerBit   = game.Bit(jokerIdx)
+	faceCard   [53]game.Card
+	faceValue  [53]int
+	cardIdx    [256]int8
+)
+
+func init() {
+	for i := range cardIdx {
+		cardIdx[i] = -1
+	}
+	for i := 0; i < 53; i++ {
+		c := game.Standard.Card(i)
+		faceCard[i] = c
+		cardIdx[c] = int8(i)
+		switch {
+		case c == game.Joker:
+			faceValue[i] = 100
+		case c.Rank() == game.Jack:
+			faceValue[i] = 25
+		case c.Rank() == game.Ace:
+			faceValue[i] = 11
+		case c.Rank() >= 10:
+			faceValue[i] = 10
+		default:
+			faceValue[i] = c.Rank()
+		}
+		if c != game.Joker {
+			suitMask[c.Suit()] |= game.Bit(i)
+			rankMask[c.Rank()] |= game.Bit(i)
+		}
+	}
+	clubsMask = suitMask[game.Clubs]
+	jackMask = rankMask[game.Jack]
+	plainClubs = clubsMask &^ (rankMask[game.Ace] | rankMask[7] | rankMask[8] | rankMask[10] | rankMask[game.Jack])
+}
+
+func idx(c game.Card) int { return int(cardIdx[c]) }
+
+// CardValue is the penalty value of a card left in hand (§11).
+func CardValue(c game.Card) int {
+	if i := idx(c); i >= 0 {
+		return faceValue[i]
+	}
+	return 0
+}
+
+// Multiplier is the finishing card's multiplier (§11): joker ×10, 7 ×3, J ×2.
+func Multiplier(c game.Card) int {
+	switch {
+	case c == game.Joker:
+		return 10
+	case c.Rank() == 7:
+		return 3
+	case c.Rank() == game.Jack:
+		return 2
+	}
+	return 1
+}
+
+// multiset helpers over a pair of masks
+func msAdd(m1, m2 *game.Mask, i int) {
+	b := game.Bit(i)
+	if *m1&b != 0 {
+		*m2 |= b
+	} else {
+		*m1 |= b
+	}
+}
+
+func msValue(m1, m2 game.Mask) int {
+	v := 0
+	for m := m1; m != 0; m &= m - 1 {
+		v += faceValue[bits.TrailingZeros64(uint64(m))]
+	}
+	for m := m2; m != 0; m &= m - 1 {
+		v += faceValue[bits.TrailingZeros64(uint64(m))]
+	}
+	return v
+}
+
+func msCount(m1, m2, of game.Mask) int { return (m1 & of).Count() + (m2 & of).Count() }
+
+func (s *State) add(p int, c game.Card) {
+	msAdd(&s.h1[p], &s.h2[p], idx(c))
+	s.hn[p]++
+}
+
+func (s *State) remove(p int, c game.Card) {
+	b := game.Bit(idx(c))
+	if s.h2[p]&b != 0 {
+		s.h2[p] &^= b
+	} else {
+		s.h1[p] &^= b
+	}
+	s.hn[p]--
+}
+
+// seat arithmetic
+func (s *State) step(p, k int) int { return ((p+k*s.dir)%s.n + s.n) % s.n }
+func (s *State) cw(p int) int      { return (p + 1) % s.n }
+
+func (s *State) drawable() bool { return s.stockN > 0 || s.pileN > 1 }
+
+// matchMask is the set of faces playable on the top card by §5.
+func (s *State) matchMask() game.Mask {
+	var m game.Mask
+	if s.pileN == 0 || s.anyFollows {
+		m = s.full1
+	} else {
+		m = suitMask[s.suit] | rankMask[s.rank] | jokerBit
+		if s.cfg.jackWild {
+			m |= jackMask
+		}
+	}
+	if !s.cfg.jackOnJack && s.rank == game.Jack && !s.anyFollows && s.pileN > 0 {
+		m &^= jackMask
+	}
+	return m
+}
+
+// playMask is the set of faces seat p may play now (p must be to move).
+func (s *State) playMask(p int) game.Mask {
+	h := s.h1[p]
+	switch s.ph {
+	case phOpening:
+		return h & clubsMask
+	case phNormal:
+		switch s.chain {
+		case chainSeven:
+			return h & rankMask[7]
+		case chainJoker:
+			return h & jokerBit
+		}
+		return h & s.matchMask()
+	case phAfterDraw:
+		m := h & s.matchMask()
+		if !s.cfg.playAnyAfterDraw {
+			m &= game.Bit(idx(s.drawn))
+		}
+		return m
+	case phAceContinue:
+		return h & s.matchMask()
+	}
+	return 0
+}
+
+func (s *State) canDraw(p int) bool {
+	switch s.ph {
+	case phOpening:
+		return s.h1[p]&plainClubs == 0 && s.drawable()
+	case phNormal:
+		return s.chain == chainNone && s.drawable()
+	}
+	return false
+}
+
+func (s *State) canPass(p int) bool {
+	switch s.ph {
+	case phAfterDraw:
+		return true
+	case phOpening:
+		return !s.drawable() && s.h1[p]&clubsMask == 0
+	case phNormal:
+		return s.chain == chainNone && !s.drawable() && s.playMask(p) == 0
+	}
+	return false
+}
+
+func (s *State) chainCards() int {
+	switch s.chain {
+	case chainSeven:
+		if s.cfg.doubling {
+			if s.chainK > 30 {
+				return 1 << 30
+			}
+			return 3 << (s.chainK - 1)
+		}
+		return 3 * s.chainK
+	case chainJoker:
+		return 10 * s.chainK
+	}
+	return 0
+}
+
+func (s *State) acting() bool {
+	return s.chance == chNone && s.ph != phGameOver && s.ph != phHandOver && s.ph != phDeal
+}
+
+// Engine implements game.State.
+func (s *State) Engine() game.Engine { return Engine{} }
+
+// Options implements game.State.
+func (s *State) Options() game.Options { return s.opts.Clone() }
+
+// Seats implements game.State.
+func (s *State) Seats() int { return s.n }
+
+// ToAct implements game.State.
+func (s *State) ToAct(buf []game.Seat) []game.Seat {
+	if s.acting() {
+		buf = append(buf, game.Seat(s.turn))
+	}
+	return buf
+}
+
+// Over implements game.State.
+func (s *State) Over() bool { return s.ph == phGameOver }
+
+// Legal implements game.State.
+func (s *State) Legal(seat game.Seat, buf []game.Move) []game.Move {
+	p := int(seat)
+	if !s.acting() || p != s.turn {
+		return buf
+	}
+	for m := s.playMask(p); m != 0; m &= m - 1 {
+		i := bits.TrailingZeros64(uint64(m))
+		c := faceCard[i]
+		if c.Rank() == game.Jack && c != game.Joker && s.ph != phOpening {
+			for a := uint8(1); a <= 4; a++ {
+				buf = append(buf, game.Move{Op: OpPlay, Card: c, A: a})
+			}
+			continue
+		}
+		buf = append(buf, game.Move{Op: OpPlay, Card: c})
+	}
+	if s.canDraw(p) {
+		buf = append(buf, game.Move{Op: OpDraw})
+	}
+	if s.ph == phNormal && s.chain != chainNone {
+		buf = append(buf, game.Move{Op: OpPenalty})
+	}
+	if s.canPass(p) {
+		buf = append(buf, game.Move{Op: OpPass})
+	}
+	if s.ph == phAceContinue {
+		buf = append(buf, game.Move{Op: OpEnd})
+	}
+	return buf
+}
+
+// Apply implements game.State.
+func (s *State) Apply(seat game.Seat, m game.Move) error {
+	if err := s.check(seat, m); err != nil {
+		return err
+	}
+	s.apply(int(seat), m)
+	return nil
+}
+
+func (s *State) check(seat game.Seat, m game.Move) error {
+	p := int(seat)
+	if p < 0 || p >= s.n {
+		return game.Errorf(game.ErrBadSeat, seat, s.FormatMove(m), "the game has %d seats", s.n)
+	}
+	if s.ph == phGameOver {
+		return game.Errorf(game.ErrGameOver, seat, s.FormatMove(m), "the game is over")
+	}
+	if s.chance != chNone {
+		return game.Errorf(game.ErrNoChance, seat, s.FormatMove(m), "a chance outcome (%s) is pending", chanceNames[s.chance])
+	}
+	if !s.acting() || p != s.turn {
+		return game.Errorf(game.ErrNotYourTurn, seat, s.FormatMove(m), "seat %d is to move", s.turn)
+	}
+	if m.B != 0 || m.Set != 0 || m.Set2 != 0 {
+		return game.Errorf(game.ErrMalformed, seat, s.FormatMove(m), "unused move fields are set")
+	}
+	txt := func() string { return s.FormatMove(m) }
+	switch m.Op {
+	case OpPlay:
+		i := idx(m.Card)
+		if i < 0 || (m.Card == game.Joker && !s.cfg.jokers) {
+			return game.Errorf(game.ErrMalformed, seat, txt(), "not a card of this game")
+		}
+		isJack := m.Card.Rank() == game.Jack && m.Card != game.Joker
+		if !isJack && m.A != 0 {
+			return game.Errorf(game.ErrMalformed, seat, txt(), "only a jack names a suit")
+		}
+		if m.A > 4 {
+			return game.Errorf(game.ErrMalformed, seat, txt(), "bad suit")
+		}
+		if !s.h1[p].Has(i) {
+			return game.Errorf(game.ErrIllegal, seat, txt(), "seat %d holds no %s", p, game.Standard.Format(m.Card))
+		}
+		if !s.playMask(p).Has(i) {
+			return game.Errorf(game.ErrIllegal, seat, txt(), "%s", s.whyNot(p, m.Card))
+		}
+		if isJack {
+			if s.ph == phOpening && m.A != 0 {
+				return game.Errorf(game.ErrIllegal, seat, txt(), "a jack names no suit in the opening round")
+			}
+			if s.ph != phOpening && m.A == 0 {
+				return game.Errorf(game.ErrIllegal, seat, txt(), "a jack must name a suit, e.g. \"play %s H\"", game.Standard.Format(m.Card))
+			}
+		}
+	case OpDraw:
+		if !s.canDraw(p) {
+			return game.Errorf(game.ErrIllegal, seat, txt(), "%s", s.whyNoDraw(p))
+		}
+	case OpPenalty:
+		if s.ph != phNormal || s.chain == chainNone {
+			return game.Errorf(game.ErrIllegal, seat, txt(), "no chain is pending")
+		}
+	case OpPass:
+		if !s.canPass(p) {
+			return game.Errorf(game.ErrIllegal, seat, txt(), "%s", s.whyNoPass(p))
+		}
+	case OpEnd:
+		if s.ph != phAceContinue {
+			return game.Errorf(game.ErrIllegal, seat, txt(), "end is only legal right after playing an ace")
+		}
+	default:
+		return game.Errorf(game.ErrMalformed, seat, txt(), "unknown move")
+	}
+	if m.Op != OpPlay && (m.Card != 0 || m.A != 0) {
+		return game.Errorf(game.ErrMalformed, seat, txt(), "this move takes no card")
+	}
+	return nil
+}
+
+func (s *State) whyNot(p int, c game.Card) string {
+	f := game.Standard.Format(c)
+	switch s.ph {
+	case phOpening:
+		return "only clubs may be played in the opening round"
+	case phAfterDraw:
+		if !s.cfg.playAnyAfterDraw && c != s.drawn {
+			return "after a draw only the drawn card may be played"
+		}
+	case phNormal:
+		switch s.chain {
+		case chainSeven:
+			return "a seven chain is pending: play a 7 or take the penalty"
+		case chainJoker:
+			return "a joker chain is pending: play a joker or take the penalty"
+		}
+	}
+	if c.Rank() == game.Jack && !s.cfg.jackOnJack && s.rank == game.Jack {
+		return "no jack on a jack (jack_on_jack=false)"
+	}
+	return f + " matches neither the active suit " + s.suit.String() + " nor the active rank " + rankName(s.rank)
+}
+
+func (s *State) whyNoDraw(p int) string {
+	switch s.ph {
+	case phOpening:
+		if !s.drawable() {
+			return "no card can be drawn"
+		}
+		return "a player holding a plain club must play a club"
+	case phNormal:
+		if s.chain != chainNone {
+			return "a chain is pending: play the same kind or take the penalty"
+		}
+		return "no card can be drawn"
+	case phAfterDraw:
+		return "only one draw per turn"
+	case phAceContinue:
+		return "no draw after an ace: play on or end"
+	}
+	return "no draw now"
+}
+
+func (s *State) whyNoPass(p int) string {
+	switch s.ph {
+	case phOpening:
+		if s.drawable() {
+			return "no passing in the opening round: play a club or draw"
+		}
+		return "a club must be played"
+	case phNormal:
+		if s.chain != chainNone {
+			return "a chain is pending: play the same kind or take the penalty"
+		}
+		if s.drawable() {
+			return "draw before passing"
+		}
+		return "a playable card must be played"
+	case phAceContinue:
+		return "use end to stop after an ace"
+	}
+	return "no pass now"
+}
+
+func rankName(r int) string {
+	switch r {
+	case game.Ace:
+		return "A"
+	case game.Jack:
+		return "J"
+	case game.Queen:
+		return "Q"
+	case game.King:
+		return "K"
+	case 0:
+		return ""
+	}
+	return itoa(r)
+}
+
+func (s *State) apply(p int, m game.Move) {
+	switch m.Op {
+	case OpPlay:
+		s.play(p, m.Card, m.A)
+	case OpDraw:
+		s.dead = 0
+		if s.ph == phOpening {
+			s.startJob(jobOpening, p, 1)
+		} else {
+			s.startJob(jobVoluntary, p, 1)
+		}
+		s.run()
+	case OpPenalty:
+		n := s.chainCards()
+		s.chain, s.chainK = chainNone, 0
+		s.dead = 0
+		s.startJob(jobPenalty, p, n)
+		s.run()
+	case OpPass:
+		if s.ph == phAfterDraw {
+			s.dead = 0
+			s.drawn = game.NoCard
+			s.ph = phNormal
+			s.turn, s.why = s.step(p, 1), whyNext
+			return
+		}
+		// A forced pass: nothing can be drawn and nothing played.
+		s.dead++
+		if s.ph == phOpening {
+			s.openLeft--
+			if s.openLeft == 0 {
+				s.ph = phNormal
+			}
+		}
+		if s.dead >= s.n {
+			s.cur = result{finisher: -1, mult: 1}
+			s.startEndOfHand(-1, s.cw(p))
+			s.run()
+			return
+		}
+		s.turn, s.why = s.step(p, 1), whyNext
+	case OpEnd:
+		s.dead = 0
+		s.ph = phNormal
+		s.turn, s.why = s.step(p, 1), whyNext
+	}
+}
+
+func (s *State) play(p int, c game.Card, a uint8) {
+	s.remove(p, c)
+	s.pile[s.pileN] = c
+	s.pileN++
+	s.dead = 0
+	s.drawn = game.NoCard
+	if s.ph == phOpening {
+		// Special clubs have no effect in the opening round (§6).
+		s.suit, s.rank, s.anyFollows = game.Clubs, c.Rank(), false
+		s.openLeft--
+		if s.hn[p] == 0 {
+			s.finish(p, c)
+			return
+		}
+		if s.openLeft == 0 {
+			s.ph = phNormal
+		}
+		s.turn, s.why = s.step(p, 1), whyNext
+		return
+	}
+	s.ph = phNormal
+	if s.hn[p] == 0 {
+		s.finish(p, c)
+		return
+	}
+	if c == game.Joker {
+		if s.chain == chainJoker {
+			s.chainK++
+		} else {
+			s.chain, s.chainK = chainJoker, 1
+		}
+		s.anyFollows = s.cfg.jokerAny
+		s.turn, s.why = s.step(p, 1), whyNext
+		return
+	}
+	s.anyFollows = false
+	s.suit, s.rank = c.Suit(), c.Rank()
+	switch c.Rank() {
+	case 7:
+		if s.chain == chainSeven {
+			s.chainK++
+		} else {
+			s.chain, s.chainK = chainSeven, 1
+		}
+		s.turn, s.why = s.step(p, 1), whyNext
+	case game.Ace:
+		s.ph = phAceContinue
+		s.startJob(jobAce, s.cw(p), 1)
+		s.jobOwner = p
+		s.seatsLeft = s.n - 1
+		s.run()
+	case game.Jack:
+		s.suit = game.Suit(a - 1)
+		s.turn, s.why = s.step(p, 1), whyNext
+	case 10:
+		if s.cfg.tenReverse {
+			s.dir = -s.dir
+			s.turn, s.why = s.step(p, 1), whyReverse
+		} else {
+			s.turn, s.why = (p+s.n-1)%s.n, whyBounce
+		}
+	case 8:
+		s.turn, s.why = s.step(p, 2), whySkip
+	default:
+		s.turn, s.why = s.step(p, 1), whyNext
+	}
+}
+
+// finish ends the hand: p played its last card c (§9 item 1).
+func (s *State) finish(p int, c game.Card) {
+	s.cur = result{finisher: int8(p), card: c, mult: Multiplier(c)}
+	if s.cfg.finishingEffects && s.ph != phOpening {
+		switch {
+		case c == game.Joker || c.Rank() == 7:
+			kind := chainSeven
+			if c == game.Joker {
+				kind = chainJoker
+			}
+			if s.chain == kind {
+				s.chainK++
+			} else {
+				s.chain, s.chainK = kind, 1
+			}
+			n := s.chainCards()
+			s.chain, s.chainK = chainNone, 0
+			s.ph = phHandOver
+			s.startJob(jobFinishChain, s.step(p, 1), n)
+			s.jobOwner = p
+			s.run()
+			return
+		case c.Rank() == game.Ace:
+			s.ph = phHandOver
+			s.startJob(jobFinishAce, s.cw(p), 1)
+			s.jobOwner = p
+			s.seatsLeft = s.n - 1
+			s.run()
+			return
+		}
+	}
+	s.startEndOfHand(p, s.cw(p))
+	s.run()
+}
+
+func (s *State) startJob(k jobKind, seat, n int) {
+	s.job, s.jobSeat, s.jobLeft, s.lapse = k, seat, n, false
+	s.jobOwner, s.seatsLeft = seat, 1
+}
+
+// triggers is the number of end-of-hand draws seat p owes for its hand (§9.1).
+func (s *State) triggers(p int) int {
+	return 3*msCount(s.h1[p], s.h2[p], rankMask[7]) + msCount(s.h1[p], s.h2[p], rankMask[game.Ace])
+}
+
+// startEndOfHand sets up the end-of-hand draws; finisher is -1 for a blocked
+// hand, start the first seat to draw.
+func (s *State) startEndOfHand(finisher, start int) {
+	s.ph = phHandOver
+	s.chain, s.chainK = chainNone, 0
+	if start == finisher {
+		start = s.cw(start)
+	}
+	s.job, s.jobSeat, s.jobOwner, s.lapse = jobEndOfHand, start, finisher, false
+	s.seatsLeft = s.n
+	if finisher >= 0 {
+		s.seatsLeft = s.n - 1
+	}
+	s.jobLeft = s.triggers(start)
+}
+
+// run carries out the pending draw job until it is done or a reshuffle is
+// needed (then chance `shuffle` is pending).
+func (s *State) run() {
+	for s.job != jobNone {
+		if s.jobLeft > 0 && !s.lapse {
+			if s.stockN == 0 {
+				if s.pileN > 1 {
+					s.chance = chShuffle
+					return
+				}
+				// Nothing left to draw: the remaining draws are cancelled (§10).
+				s.lapse = true
+				continue
+			}
+			s.stockN--
+			c := s.stock[s.stockN]
+			s.add(s.jobSeat, c)
+			s.jobLeft--
+			switch s.job {
+			case jobVoluntary:
+				s.drawn = c
+				if s.cfg.drawUntilPlayable && !s.matchMask().Has(idx(c)) {
+					s.jobLeft = 1
+				}
+			case jobEndOfHand:
+				i := idx(c)
+				msAdd(&s.cur.drawn1[s.jobSeat], &s.cur.drawn2[s.jobSeat], i)
+				if c != game.Joker {
+					switch c.Rank() {
+					case 7:
+						s.jobLeft += 3
+					case game.Ace:
+						s.jobLeft++
+					}
+				}
+			}
+			continue
+		}
+		s.jobDone()
+	}
+}
+
+// jobDone moves the job on to its next seat or completes it.
+func (s *State) jobDone() {
+	switch s.job {
+	case jobOpening:
+		s.job = jobNone
+		s.why = whyOpenDraw
+	case jobVoluntary:
+		s.job = jobNone
+		s.ph = phAfterDraw
+	case jobPenalty:
+		s.job = jobNone
+		s.ph = phNormal
+		if s.cfg.penaltyEndsTurn {
+			s.turn, s.why = s.step(s.jobSeat, 1), whyNext
+		} else {
+			s.why = whyPenalty
+		}
+	case jobAce, jobFinishAce:
+		s.seatsLeft--
+		nx := s.cw(s.jobSeat)
+		if s.lapse || s.seatsLeft == 0 {
+			owner := s.jobOwner
+			if s.job == jobAce {
+				s.job = jobNone
+				s.ph = phAceContinue
+				s.turn, s.why = owner, whyAce
+			} else {
+				s.startEndOfHand(owner, s.cw(owner))
+			}
+			return
+		}
+		s.jobSeat, s.jobLeft = nx, 1
+	case jobFinishChain:
+		s.startEndOfHand(s.jobOwner, s.cw(s.jobOwner))
+	case jobEndOfHand:
+		s.seatsLeft--
+		if s.lapse || s.seatsLeft == 0 {
+			s.job = jobNone
+			s.score()
+			return
+		}
+		nx := s.cw(s.jobSeat)
+		if nx == s.jobOwner {
+			nx = s.cw(nx)
+		}
+		s.jobSeat, s.jobLeft = nx, s.triggers(nx)
+	}
+}
+
+// score ends the hand (§11) and sets up the next one or the end of the game.
+func (s *State) score() {
+	r := &s.cur
+	for p := 0; p < s.n; p++ {
+		r.final1[p], r.final2[p] = s.h1[p], s.h2[p]
+		if int(r.finisher) == p {
+			continue
+		}
+		r.points[p] = r.mult * msValue(s.h1[p], s.h2[p])
+		s.totals[p] += r.points[p]
+	}
+	s.hasCur = true
+	s.h1, s.h2, s.hn = [maxSeats]game.Mask{}, [maxSeats]game.Mask{}, [maxSeats]int{}
+	s.stockN, s.pileN = 0, 0
+	s.pool1, s.pool2 = 0, 0
+	s.suit, s.rank, s.anyFollows, s.chain, s.chainK = 0, 0, false, chainNone, 0
+	s.drawn, s.dead, s.openLeft, s.dir = game.NoCard, 0, 0, 1
+	s.turn, s.why = -1, whyNone
+	s.job, s.jobSeat, s.jobLeft, s.jobOwner, s.seatsLeft, s.lapse = jobNone, 0, 0, 0, 0, false
+	if s.hand >= s.cfg.hands {
+		s.ph = phGameOver
+		s.chance = chNone
+		return
+	}
+	s.ph = phDeal
+	s.dealer = s.cw(s.dealer)
+	s.chance = chDeal
+}
+
+// Result implements game.State.
+func (s *State) Result() game.Result {
+	res := game.Result{Totals: make([]int, s.n), Rounds: [][]int{}}
+	copy(res.Totals, s.totals[:s.n])
+	add := func(r *result) {
+		pts := make([]int, s.n)
+		copy(pts, r.points[:s.n])
+		res.Rounds = append(res.Rounds, pts)
+	}
+	for i := range s.hist {
+		add(&s.hist[i])
+	}
+	if s.hasCur {
+		add(&s.cur)
+	}
+	if s.ph == phGameOver {
+		best := res.Totals[0]
+		for _, t := range res.Totals {
+			best = min(best, t)
+		}
+		for p, t := range res.Totals {
+			if t == best {
+				res.Winners = append(res.Winners, game.Seat(p))
+			}
+		}
+	}
+	return res
+}
+
+// Clone implements game.State.
+func (s *State) Clone() game.State {
+	c := *s
+	if s.hist != nil {
+		c.hist = make([]result, len(s.hist))
+		copy(c.hist, s.hist)
+	}
+	return &c
+}

@@ -1,0 +1,86 @@
+package rum500
+
+import (
+	"os"
+	"syscall"
+	"testing"
+	"time"
+
+	"cardroom/game"
+)
+
+// handPlayer plays whole random hands through the game.State API.
+type handPlayer struct {
+	s     *State
+	fresh State
+	g     game.State
+	rng   game.Rand
+	buf   []game.Move
+	seats []game.Seat
+	moves int
+}
+
+func newHandPlayer(tb testing.TB, seed uint64) *handPlayer {
+	st, err := Engine{}.New(game.Options{"players": "4"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := st.(*State)
+	return &handPlayer{s: s, fresh: *s, g: st, rng: game.NewRand(seed), buf: make([]game.Move, 0, 256)}
+}
+
+// hand plays one hand with uniformly random legal moves.
+func (p *handPlayer) hand(tb testing.TB) {
+	g, s := p.g, p.s
+	if g.Over() {
+		// A new game, keeping the buffers.
+		hist, rounds := s.hist[:0], s.rounds[:0]
+		*s = p.fresh
+		s.hist, s.rounds = hist, rounds
+	}
+	for g.ChancePending() {
+		g.RollChance(&p.rng)
+	}
+	n := s.handNo
+	for !g.ChancePending() && !g.Over() && s.handNo == n {
+		p.seats = g.ToAct(p.seats[:0])
+		p.buf = g.Legal(p.seats[0], p.buf[:0])
+		if err := g.Apply(p.seats[0], p.buf[p.rng.IntN(len(p.buf))]); err != nil {
+			tb.Fatal(err)
+		}
+		p.moves++
+	}
+}
+
+// BenchmarkRandomHand plays one full 4-player hand per op with uniformly
+// random legal moves, through the game.State API (ToAct, Legal, Apply,
+// RollChance). When a game ends a fresh one is started.
+func BenchmarkRandomHand(b *testing.B) {
+	p := newHandPlayer(b, 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p.hand(b)
+	}
+	b.ReportMetric(float64(p.moves)/float64(b.N), "moves/hand")
+}
+
+// TestCPUPerHand measures process CPU time (not wall time) per random
+// hand, which stays meaningful on a loaded machine. Run with RUM500_CPU=1.
+func TestCPUPerHand(t *testing.T) {
+	if os.Getenv("RUM500_CPU") == "" {
+		t.Skip("set RUM500_CPU=1")
+	}
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	const hands = 100000
+	p := newHandPlayer(t, 1)
+	t0, w0 := cpu(), time.Now()
+	for i := 0; i < hands; i++ {
+		p.hand(t)
+	}
+	t.Logf("%d hands: CPU %v/hand, wall %v/hand, %.1f moves/hand", hands, (cpu()-t0)/hands, time.Since(w0)/hands, float64(p.moves)/hands)
+}

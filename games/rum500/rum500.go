@@ -1,0 +1,298 @@
+// Package rum500 is the 500 Rum (Rummy 500) engine: the rules of
+// ../shared/rules/rum500.md with the move notation of notation.md.
+//
+// The state is one value-copyable struct of fixed arrays (plus the history of
+// the current hand and the finished hands' scores), so playouts copy it by
+// value and never allocate in the move loop.
+//
+// Move encoding (game.Move):
+//
+//	Op        Card            A       B            Set                 Set2
+//	OpDraw    -               -       -            -                   -
+//	OpTakeMeld X (taken card) -       ace end*     meld faces          faces jokers stand for
+//	OpTakeLayoff X            meld #  end**        face X stands for   -
+//	OpTake    X (top, free)   -       -            -                   -
+//	OpMeld    -               -       ace end*     meld faces          faces jokers stand for
+//	OpLayoff  laid card       meld #  end**        face it stands for  -
+//	OpDiscard discarded card  -       -            -                   -
+//	OpDecline -               -       -            -                   -
+//
+// * B is EndLow/EndHigh only for a 13-card run (where the ace is), else 0.
+// ** B is EndLow/EndHigh only when the face fits both ends of the run (an
+// ace on a 2…K run), else 0. Faces are bits of game.Standard (suit*13+rank-1).
+// For a natural card the "face it stands for" is the card itself.
+package rum500
+
+import (
+	"fmt"
+	"strconv"
+
+	"cardroom/game"
+)
+
+// The move verbs (game.Move.Op).
+const (
+	OpDraw       uint8 = 1 + iota // draw the top card of the stock
+	OpTakeMeld                    // take X and the cards above it, meld X at once
+	OpTakeLayoff                  // take X and the cards above it, lay X off at once
+	OpTake                        // take the top card alone (top_discard_free)
+	OpMeld                        // meld cards from hand
+	OpLayoff                      // lay one card off on a meld
+	OpDiscard                     // discard and end the turn
+	OpDecline                     // stock empty: decline to take (ends the hand)
+)
+
+// Run ends (game.Move.B).
+const (
+	EndNone uint8 = iota
+	EndLow
+	EndHigh
+)
+
+// Engine is the 500 Rum engine.
+type Engine struct{}
+
+// Name implements game.Engine.
+func (Engine) Name() string { return "rum500" }
+
+// Deck implements game.Engine.
+func (Engine) Deck() game.Deck { return game.Standard }
+
+const (
+	maxSeats = 8
+	maxCards = 2*52 + 4 // two decks with their jokers
+	maxMelds = maxCards/3 + 1
+	jokerIx  = 52
+)
+
+type stockRule uint8
+
+const (
+	endWhenDeclined stockRule = iota
+	endImmediately
+	turnOverDiscards
+)
+
+var stockRuleNames = []string{"end_when_declined", "end_immediately", "turn_over_discards"}
+
+// OptionSpecs implements game.Engine.
+func (Engine) OptionSpecs() []game.OptionSpec {
+	return []game.OptionSpec{
+		{Name: "players", Default: "4", Kind: "int", Min: 2, Max: 8, Doc: "number of players (2–8)"},
+		{Name: "decks", Default: "", Kind: "int", Min: 1, Max: 2, Doc: "decks shuffled together; default 1 for 2–4 players, 2 for 5–8"},
+		{Name: "two_player_hand", Default: "13", Kind: "enum", Values: []string{"13", "10"}, Doc: "cards dealt to each player in a 2-player game (7 otherwise)"},
+		{Name: "jokers", Default: "0", Kind: "enum", Values: []string{"0", "2"}, Doc: "jokers per deck (wild, 15 points, at most one per new meld)"},
+		{Name: "target", Default: "500", Kind: "int", Min: 1, Doc: "the game ends after the hand in which a cumulative score reaches this"},
+		{Name: "top_discard_free", Default: "false", Kind: "bool", Doc: "the top discard alone may be taken with no immediate use"},
+		{Name: "must_discard_to_go_out", Default: "false", Kind: "bool", Doc: "a player goes out only by discarding the last card"},
+		{Name: "stock_exhausted", Default: "end_when_declined", Kind: "enum", Values: stockRuleNames, Doc: "what happens when the stock runs out"},
+		{Name: "go_out_bonus", Default: "0", Kind: "int", Min: 0, Doc: "points added to the hand score of the player who goes out"},
+		{Name: "tie_resolution", Default: "shared", Kind: "enum", Values: []string{"shared", "play_on"}, Doc: "a tie for the highest score at the end: co-winners, or play more hands"},
+	}
+}
+
+// config is the options in the form the engine uses.
+type config struct {
+	n          int
+	decks      int
+	handSize   int
+	jokers     int // per deck
+	target     int
+	topFree    bool
+	mustDisc   bool
+	stock      stockRule
+	bonus      int
+	playOn     bool
+	totalCards int
+}
+
+func parseConfig(o game.Options) (config, game.Options, error) {
+	norm, err := game.Normalize(o, Engine{}.OptionSpecs())
+	if err != nil {
+		return config{}, nil, err
+	}
+	var c config
+	c.n = norm.Int("players")
+	if _, ok := norm["decks"]; !ok {
+		if c.n <= 4 {
+			norm["decks"] = "1"
+		} else {
+			norm["decks"] = "2"
+		}
+	}
+	c.decks = norm.Int("decks")
+	c.handSize = 7
+	if c.n == 2 {
+		c.handSize = norm.Int("two_player_hand")
+	}
+	c.jokers = norm.Int("jokers")
+	c.target = norm.Int("target")
+	c.topFree = norm.Bool("top_discard_free")
+	c.mustDisc = norm.Bool("must_discard_to_go_out")
+	for i, n := range stockRuleNames {
+		if norm["stock_exhausted"] == n {
+			c.stock = stockRule(i)
+		}
+	}
+	c.bonus = norm.Int("go_out_bonus")
+	c.playOn = norm["tie_resolution"] == "play_on"
+	c.totalCards = c.decks * (52 + c.jokers)
+	if need := c.n*c.handSize + 2; need > c.totalCards {
+		return config{}, nil, &game.OptionError{Name: "decks", Value: norm["decks"],
+			Reason: fmt.Sprintf("%d players need %d cards (hands, the upcard and at least one stock card) but %d deck(s) hold %d", c.n, need, c.decks, c.totalCards)}
+	}
+	return c, norm, nil
+}
+
+// New implements game.Engine.
+func (Engine) New(o game.Options) (game.State, error) {
+	c, norm, err := parseConfig(o)
+	if err != nil {
+		return nil, err
+	}
+	return newState(c, norm), nil
+}
+
+func newState(c config, norm game.Options) *State {
+	s := &State{cfg: c, opts: norm, phase: phDealer, dealer: -1, out: -1}
+	return s
+}
+
+type phase uint8
+
+const (
+	phDealer phase = iota // the first dealer is to be drawn (chance)
+	phDeal                // a deal is pending (chance)
+	phDraw                // the player to move draws (or takes, or declines)
+	phPlay                // the player to move melds, lays off, discards
+	phOver                // the game is over
+)
+
+var phaseNames = [...]string{"dealer", "deal", "draw", "play", "over"}
+
+type histEntry struct {
+	seat int8
+	m    game.Move
+}
+
+// State is a 500 Rum game in progress. It implements game.State.
+type State struct {
+	cfg  config
+	opts game.Options
+
+	phase  phase
+	dealer int // dealer of the current (or last) hand; -1 before the first
+	toMove int
+	handNo int // hands dealt so far
+	out    int // seat that went out in the current/last hand, or -1
+
+	hands [maxSeats]hand
+	known [maxSeats]hand // cards a seat is publicly known to hold
+	table [maxSeats]int  // points credited on the table this hand
+
+	pile   [maxCards]uint8 // bottom → top
+	pileN  int
+	stock  [maxCards]uint8 // top is stock[stockN-1]
+	stockN int
+	turned bool // the pile was turned over into the stock this hand (its order is public)
+
+	melds  [maxMelds]meld
+	meldsN int
+
+	totals [maxSeats]int
+	rounds []int // finished hands' scores, n per hand
+	hist   []histEntry
+	over   bool
+}
+
+// Engine implements game.State.
+func (s *State) Engine() game.Engine { return Engine{} }
+
+// Options implements game.State.
+func (s *State) Options() game.Options { return s.opts.Clone() }
+
+// Seats implements game.State.
+func (s *State) Seats() int { return s.cfg.n }
+
+// ToAct implements game.State.
+func (s *State) ToAct(buf []game.Seat) []game.Seat {
+	if s.phase == phDraw || s.phase == phPlay {
+		buf = append(buf, game.Seat(s.toMove))
+	}
+	return buf
+}
+
+// ChancePending implements game.State.
+func (s *State) ChancePending() bool { return s.phase == phDealer || s.phase == phDeal }
+
+// Over implements game.State.
+func (s *State) Over() bool { return s.phase == phOver }
+
+// Clone implements game.State.
+func (s *State) Clone() game.State {
+	c := *s
+	c.rounds = append([]int(nil), s.rounds...)
+	c.hist = append([]histEntry(nil), s.hist...)
+	return &c
+}
+
+// Result implements game.State.
+func (s *State) Result() game.Result {
+	n := s.cfg.n
+	r := game.Result{Totals: make([]int, n), HigherWins: true}
+	copy(r.Totals, s.totals[:n])
+	for i := 0; i+n <= len(s.rounds); i += n {
+		r.Rounds = append(r.Rounds, append([]int(nil), s.rounds[i:i+n]...))
+	}
+	if s.phase == phOver {
+		r.Winners = s.winners()
+	}
+	return r
+}
+
+func (s *State) winners() []game.Seat {
+	n := s.cfg.n
+	best := s.totals[0]
+	for i := 1; i < n; i++ {
+		best = max(best, s.totals[i])
+	}
+	var w []game.Seat
+	for i := 0; i < n; i++ {
+		if s.totals[i] == best {
+			w = append(w, game.Seat(i))
+		}
+	}
+	return w
+}
+
+// Payment is one line of the settlement: From pays To Amount points.
+type Payment struct {
+	From   int `json:"from"`
+	To     int `json:"to"`
+	Amount int `json:"amount"`
+}
+
+// Settlement is what each opponent pays each winner at the end of the game
+// (§10): winner's total − own total; co-winners pay each other nothing.
+func (s *State) Settlement() []Payment {
+	if s.phase != phOver {
+		return nil
+	}
+	w := s.winners()
+	isW := [maxSeats]bool{}
+	for _, x := range w {
+		isW[x] = true
+	}
+	var p []Payment
+	for i := 0; i < s.cfg.n; i++ {
+		if isW[i] {
+			continue
+		}
+		for _, x := range w {
+			p = append(p, Payment{From: i, To: int(x), Amount: s.totals[x] - s.totals[i]})
+		}
+	}
+	return p
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,531 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"cardroom/bot"
+	"cardroom/game"
+	"cardroom/games"
+	"cardroom/record"
+	"cardroom/store"
+	"cardroom/table"
+)
+
+// CookieName is the session cookie.
+const CookieName = "cardroom_session"
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	m.HandleFunc("POST /api/session", s.handleNewSession)
+	m.HandleFunc("GET /api/session", s.auth(s.handleGetSession))
+	m.HandleFunc("POST /api/logout", s.auth(s.handleLogout))
+	m.HandleFunc("GET /api/games", s.handleGames)
+	m.HandleFunc("GET /api/tables", s.handleLobby)
+	m.HandleFunc("POST /api/tables", s.auth(s.handleCreate))
+	m.HandleFunc("GET /api/tables/{id}", s.handleTable)
+	m.HandleFunc("POST /api/quickplay", s.auth(s.handleQuick))
+	m.HandleFunc("GET /api/records/{id}", s.handleRecord)
+	m.HandleFunc("GET /api/records/{id}/replay", s.handleReplay)
+	m.HandleFunc("GET /api/history", s.auth(s.handleMyHistory))
+	m.HandleFunc("GET /api/players/{player}/history", s.handleHistory)
+	m.HandleFunc("GET /healthz", s.handleHealth)
+	m.HandleFunc("GET /metrics", s.handleMetrics)
+	m.HandleFunc("GET /ws", s.handleWS)
+	m.Handle("GET /", http.FileServerFS(s.cfg.Assets))
+	s.mux = m
+}
+
+type apiError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func writeErr(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, map[string]apiError{"error": {code, msg}})
+}
+
+func writeTableErr(w http.ResponseWriter, err error) {
+	var te *table.Error
+	if errors.As(err, &te) {
+		status := http.StatusBadRequest
+		switch te.Code {
+		case "forbidden":
+			status = http.StatusForbidden
+		case "no_table":
+			status = http.StatusNotFound
+		case "busy":
+			status = http.StatusServiceUnavailable
+		case "internal":
+			status = http.StatusInternalServerError
+		}
+		writeErr(w, status, te.Code, te.Msg)
+		return
+	}
+	writeErr(w, http.StatusInternalServerError, "internal", err.Error())
+}
+
+// ---- identity ----
+
+func hashToken(tok string) string {
+	h := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(h[:])
+}
+
+func validName(n string) (string, error) {
+	n = strings.TrimSpace(n)
+	if n == "" || len([]rune(n)) > 24 {
+		return "", errors.New("name must have 1 to 24 characters")
+	}
+	for _, r := range n {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '_' || r == '-' || r == '.') {
+			return "", fmt.Errorf("name: character %q is not allowed (letters, digits, space, _ - . only)", r)
+		}
+	}
+	if strings.HasPrefix(n, "bot:") {
+		return "", errors.New("name may not start with bot:")
+	}
+	return n, nil
+}
+
+// NewSession creates a guest session and returns its token.
+func (s *Server) NewSession(ctx context.Context, name string) (string, store.Session, error) {
+	n, err := validName(name)
+	if err != nil {
+		return "", store.Session{}, err
+	}
+	b := make([]byte, 32)
+	rand.Read(b)
+	tok := hex.EncodeToString(b)
+	now := time.Now().UTC()
+	sess := store.Session{TokenHash: hashToken(tok), Player: randomID("p_", 6), Name: n, Created: now, Expires: now.Add(SessionTTL)}
+	if err := s.store.CreateSession(ctx, sess); err != nil {
+		return "", store.Session{}, err
+	}
+	return tok, sess, nil
+}
+
+func tokenOf(r *http.Request) string {
+	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
+		return strings.TrimSpace(h[len("Bearer "):])
+	}
+	if c, err := r.Cookie(CookieName); err == nil {
+		return c.Value
+	}
+	if r.URL.Path == "/ws" {
+		return r.URL.Query().Get("token")
+	}
+	return ""
+}
+
+// session returns the caller's valid session, or an error for a missing,
+// unknown (forged) or expired token.
+func (s *Server) session(r *http.Request) (store.Session, error) {
+	tok := tokenOf(r)
+	if tok == "" {
+		return store.Session{}, errors.New("no session token: POST /api/session first")
+	}
+	if len(tok) != 64 {
+		return store.Session{}, errors.New("invalid session token")
+	}
+	sess, err := s.store.Session(r.Context(), hashToken(tok))
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Session{}, errors.New("invalid session token")
+	}
+	if err != nil {
+		return store.Session{}, err
+	}
+	if time.Now().After(sess.Expires) {
+		return store.Session{}, errors.New("session expired")
+	}
+	return sess, nil
+}
+
+func (s *Server) auth(h func(http.ResponseWriter, *http.Request, store.Session)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		sess, err := s.session(r)
+		if err != nil {
+			writeErr(w, http.StatusUnauthorized, "unauthorized", err.Error())
+			return
+		}
+		h(w, r, sess)
+	}
+}
+
+func readBody(r *http.Request, v any) error {
+	b, err := io.ReadAll(io.LimitReader(r.Body, MaxMessage+1))
+	if err != nil {
+		return err
+	}
+	if len(b) > MaxMessage {
+		return fmt.Errorf("body over %d bytes", MaxMessage)
+	}
+	if len(strings.TrimSpace(string(b))) == 0 {
+		return nil
+	}
+	return json.Unmarshal(b, v)
+}
+
+func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name string `json:"name"`
+	}
+	if err := readBody(r, &req); err != nil {
+		writeErr(w, http.StatusBadRequest, "bad_json", err.Error())
+		return
+	}
+	tok, sess, err := s.NewSession(r.Context(), req.Name)
+	if err != nil {
+		writeErr(w, http.StatusBadRequest, "bad_request", err.Error())
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Expires: sess.Expires})
+	writeJSON(w, http.StatusOK, map[string]any{"token": tok, "player": sess.Player, "name": sess.Name, "expires": sess.Expires})
+}
+
+func (s *Server) handleGetSession(w http.ResponseWriter, r *http.Request, sess store.Session) {
+	writeJSON(w, http.StatusOK, map[string]any{"player": sess.Player, "name": sess.Name, "expires": sess.Expires})
+}
+
+func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, sess store.Session) {
+	s.store.DeleteSession(r.Context(), sess.TokenHash)
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, MaxAge: -1})
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+// ---- lobby and tables ----
+
+type gameInfo struct {
+	Name    string            `json:"name"`
+	Options []game.OptionSpec `json:"options"`
+}
+
+func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
+	var gs []gameInfo
+	for _, e := range games.All() {
+		gs = append(gs, gameInfo{e.Name(), e.OptionSpecs()})
+	}
+	if gs == nil {
+		gs = []gameInfo{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": gs, "levels": bot.Levels(), "version": Version})
+}
+
+func (s *Server) handleLobby(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"tables": s.lobby.list()})
+}
+
+func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request, sess store.Session) {
+	var req createReq
+	if err := readBody(r, &req); err != nil {
+		writeErr(w, http.StatusBadRequest, "bad_json", err.Error())
+		return
+	}
+	t, err := s.createTable(r.Context(), sess, req, false)
+	if err != nil {
+		writeTableErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, t.Summary())
+}
+
+func (s *Server) handleQuick(w http.ResponseWriter, r *http.Request, sess store.Session) {
+	var req createReq
+	if err := readBody(r, &req); err != nil {
+		writeErr(w, http.StatusBadRequest, "bad_json", err.Error())
+		return
+	}
+	t, err := s.createTable(r.Context(), sess, req, true)
+	if err != nil {
+		writeTableErr(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, t.Summary())
+}
+
+// canSee reports whether a caller may see a table: public, or the owner, a
+// seated player, or the right invite.
+func canSee(sum *table.Summary, player, invite string) bool {
+	if !sum.Private {
+		return true
+	}
+	if player != "" && sum.Owner == player {
+		return true
+	}
+	for _, si := range sum.Seats {
+		if player != "" && si.Player == player {
+			return true
+		}
+	}
+	return invite != "" && invite == sum.Invite
+}
+
+func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	player := ""
+	if sess, err := s.session(r); err == nil {
+		player = sess.Player
+	}
+	var sum *table.Summary
+	if t := s.table(id); t != nil {
+		sum = t.Summary()
+	} else {
+		meta, err := s.store.Table(r.Context(), id)
+		if err != nil {
+			writeErr(w, http.StatusNotFound, "no_table", "no table "+id)
+			return
+		}
+		sum = summaryOf(meta)
+	}
+	if !canSee(sum, player, r.URL.Query().Get("invite")) {
+		writeErr(w, http.StatusNotFound, "no_table", "no table "+id)
+		return
+	}
+	if sum.Owner != player || player == "" {
+		sum = sum.Public()
+	}
+	writeJSON(w, http.StatusOK, sum)
+}
+
+func summaryOf(meta store.Table) *table.Summary {
+	o, _ := game.ParseOptions(meta.Options)
+	sum := &table.Summary{ID: meta.ID, Game: meta.Game, Options: o, Private: meta.Private, ClockMS: meta.ClockMS,
+		BotLevel: meta.BotLevel, Status: meta.Status, Owner: meta.Owner, Created: meta.Created, Invite: meta.Invite}
+	for i, st := range meta.Seats {
+		si := table.SeatInfo{Seat: i, Name: st.Name, Player: st.Player}
+		switch {
+		case st.Bot != "":
+			si.Kind, si.Level = "bot", st.Bot
+			sum.Bots++
+		case st.Player != "":
+			si.Kind = "human"
+			sum.Humans++
+		default:
+			si.Kind = "empty"
+			sum.Free++
+		}
+		sum.Seats = append(sum.Seats, si)
+	}
+	return sum
+}
+
+// ---- records, replay, history ----
+
+func (s *Server) finishedRecord(w http.ResponseWriter, r *http.Request) (store.Table, []record.Entry, bool) {
+	id := r.PathValue("id")
+	meta, err := s.store.Table(r.Context(), id)
+	if err != nil {
+		writeErr(w, http.StatusNotFound, "no_table", "no table "+id)
+		return meta, nil, false
+	}
+	if meta.Status != store.StatusFinished {
+		writeErr(w, http.StatusConflict, "not_finished", "the game at table "+id+" is not finished: its record would show hidden cards")
+		return meta, nil, false
+	}
+	events, err := s.store.Events(r.Context(), id)
+	if err != nil {
+		writeErr(w, http.StatusInternalServerError, "internal", err.Error())
+		return meta, nil, false
+	}
+	return meta, events, true
+}
+
+func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
+	meta, events, ok := s.finishedRecord(w, r)
+	if !ok {
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	table.Record(meta, events).WriteTo(w)
+}
+
+func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
+	meta, events, ok := s.finishedRecord(w, r)
+	if !ok {
+		return
+	}
+	eng, err := games.Lookup(meta.Game)
+	if err != nil {
+		writeErr(w, http.StatusNotFound, "unknown_game", err.Error())
+		return
+	}
+	step, seat := len(events), -1
+	if v := r.URL.Query().Get("step"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > len(events) {
+			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("step must be 0 to %d", len(events)))
+			return
+		}
+		step = n
+	}
+	if v := r.URL.Query().Get("seat"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < -1 || n >= len(meta.Seats) {
+			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("seat must be -1 to %d", len(meta.Seats)-1))
+			return
+		}
+		seat = n
+	}
+	rec := table.Record(meta, events[:step])
+	st, err := record.Replay(eng, rec, nil)
+	if err != nil {
+		writeErr(w, http.StatusInternalServerError, "internal", err.Error())
+		return
+	}
+	out := map[string]any{"table": meta.ID, "game": meta.Game, "step": step, "steps": len(events), "seat": seat,
+		"view": st.View(game.Seat(seat)), "result": nil}
+	if step > 0 {
+		e := events[step-1]
+		if e.Chance {
+			out["entry"] = map[string]string{"chance": e.Text}
+		} else {
+			out["entry"] = map[string]any{"seat": e.Seat, "move": e.Text}
+		}
+	}
+	if st.Over() {
+		out["result"] = st.Result()
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+type historyItem struct {
+	ID       string    `json:"id"`
+	Game     string    `json:"game"`
+	Seat     int       `json:"seat"`
+	Status   string    `json:"status"`
+	Created  time.Time `json:"created"`
+	Finished time.Time `json:"finished,omitzero"`
+	Result   string    `json:"result"`
+	Won      bool      `json:"won"`
+	Seats    []string  `json:"seats"`
+}
+
+func (s *Server) history(ctx context.Context, player string, finishedOnly bool) ([]historyItem, error) {
+	ts, err := s.store.History(ctx, player, 200)
+	if err != nil {
+		return nil, err
+	}
+	out := []historyItem{}
+	for _, t := range ts {
+		if finishedOnly && t.Status != store.StatusFinished {
+			continue
+		}
+		if t.Private && finishedOnly {
+			continue
+		}
+		it := historyItem{ID: t.ID, Game: t.Game, Seat: -1, Status: t.Status, Created: t.Created, Finished: t.Finished, Result: t.Result}
+		for i, st := range t.Seats {
+			it.Seats = append(it.Seats, st.Name)
+			if st.Player == player && it.Seat < 0 {
+				it.Seat = i
+			}
+		}
+		if _, w, ok := strings.Cut(t.Result, "winners"); ok {
+			for _, f := range strings.Fields(w) {
+				if n, err := strconv.Atoi(f); err == nil && n == it.Seat {
+					it.Won = true
+				}
+			}
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+func (s *Server) handleMyHistory(w http.ResponseWriter, r *http.Request, sess store.Session) {
+	h, err := s.history(r.Context(), sess.Player, false)
+	if err != nil {
+		writeErr(w, http.StatusInternalServerError, "internal", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": h})
+}
+
+func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
+	h, err := s.history(r.Context(), r.PathValue("player"), true)
+	if err != nil {
+		writeErr(w, http.StatusInternalServerError, "internal", err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"games": h})
+}
+
+// ---- operations ----
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain")
+	if s.closing.Load() {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, "shutting down\n")
+		return
+	}
+	io.WriteString(w, "ok\n")
+}
+
+func rssBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(f[1], 10, 64)
+	return n * int64(os.Getpagesize())
+}
+
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	m := s.metrics
+	var b strings.Builder
+	metric := func(name, typ, help string, v any) {
+		fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s %s\n%s %v\n", name, help, name, typ, name, v)
+	}
+	metric("cardroom_tables", "gauge", "Tables in memory.", m.Tables.Load())
+	metric("cardroom_tables_playing", "gauge", "Tables whose game is in progress.", m.Playing.Load())
+	metric("cardroom_connections", "gauge", "Open WebSocket connections.", s.connections.Load())
+	metric("cardroom_moves_total", "counter", "Accepted seat moves.", m.Moves.Load())
+	metric("cardroom_bot_moves_total", "counter", "Accepted moves made by bots.", m.BotMoves.Load())
+	metric("cardroom_clock_moves_total", "counter", "Moves made by a bot because a turn clock ran out.", m.ClockMoves.Load())
+	metric("cardroom_chance_total", "counter", "Chance outcomes drawn.", m.Chance.Load())
+	metric("cardroom_moves_refused_total", "counter", "Refused moves.", m.Refused.Load())
+	metric("cardroom_busy_total", "counter", "Commands refused because a table queue was full.", m.Busy.Load())
+	metric("cardroom_games_finished_total", "counter", "Games finished.", m.Finished.Load())
+	metric("cardroom_store_errors_total", "counter", "Storage errors.", m.StoreErrors.Load())
+	metric("cardroom_messages_in_total", "counter", "WebSocket messages received.", s.msgsIn.Load())
+	metric("cardroom_messages_out_total", "counter", "WebSocket messages queued to clients.", s.msgsOut.Load())
+	metric("cardroom_bad_input_total", "counter", "Client messages refused as bad input.", s.badInput.Load())
+	metric("cardroom_rate_disconnects_total", "counter", "Clients disconnected for flooding.", s.rateKicks.Load())
+	fmt.Fprintf(&b, "# HELP cardroom_move_latency_seconds From a move's arrival at its table to its broadcast being queued (includes the commit).\n# TYPE cardroom_move_latency_seconds histogram\n")
+	m.MoveLatency.Write(&b, "cardroom_move_latency_seconds")
+	fmt.Fprintf(&b, "# HELP cardroom_commit_latency_seconds One event-log append.\n# TYPE cardroom_commit_latency_seconds histogram\n")
+	m.CommitLatency.Write(&b, "cardroom_commit_latency_seconds")
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	metric("process_resident_memory_bytes", "gauge", "Resident set size.", rssBytes())
+	metric("go_memstats_heap_alloc_bytes", "gauge", "Go heap in use.", ms.HeapAlloc)
+	metric("go_memstats_sys_bytes", "gauge", "Memory obtained from the OS by Go.", ms.Sys)
+	metric("go_goroutines", "gauge", "Goroutines.", runtime.NumGoroutine())
+	metric("process_uptime_seconds", "gauge", "Seconds since start.", int64(time.Since(s.started).Seconds()))
+	io.WriteString(w, b.String())
+}

@@ -1,0 +1,1239 @@
+// Package table runs one card table: a goroutine that owns the game state,
+// the seats, the turn clock and the bots, and that is reached only through
+// commands on a bounded queue. Every step of the game (a seat's move or a
+// chance outcome) is appended to the table's event log in the store and
+// committed before it is acknowledged and broadcast; the log is exactly the
+// entries of the game's record, so a table is rebuilt after a restart by
+// replaying it (Restore).
+//
+// What leaves a table goes through one function per observer (stateMsg):
+// a seat gets its engine View and legal moves, a spectator the spectator
+// View. Move texts and chance outcomes are never broadcast.
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"strconv"
+	"time"
+
+	"cardroom/bot"
+	"cardroom/game"
+	"cardroom/games"
+	"cardroom/record"
+	"cardroom/store"
+)
+
+// Error is a refusal with a protocol error code.
+type Error struct {
+	Code string
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Msg }
+
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ErrBusy is returned when a table's command queue is full.
+var ErrBusy = &Error{Code: "busy", Msg: "the table is busy; retry"}
+
+// ErrStopped is returned when the table no longer runs.
+var ErrStopped = &Error{Code: "no_table", Msg: "the table is closed"}
+
+// Subscriber is one connection watching a table. Send must not block: it
+// queues msg and reports false when the connection cannot keep up (the
+// table then forgets the subscriber).
+type Subscriber interface {
+	Player() string
+	Send(msg []byte) bool
+}
+
+// Config is what every table of a server shares.
+type Config struct {
+	Store   store.Store
+	Log     *slog.Logger
+	Metrics *Metrics
+	// Grace is how long a seated player may be absent (no connection)
+	// before a bot plays for them. Default 60 s.
+	Grace time.Duration
+	// BotDelay is a pause before each bot move, so people can follow.
+	BotDelay time.Duration
+	// BotTimeout bounds one bot decision. Default 10 s.
+	BotTimeout time.Duration
+	// Linger is how long a finished table stays in memory. Default 2 min.
+	Linger time.Duration
+	// QueueSize bounds each table's command queue. Default 64.
+	QueueSize int
+	// MaxLegal bounds the legal moves listed in a state message. Default 256.
+	MaxLegal int
+	// OnChange is called (from the table's goroutine; it must not block)
+	// when the table's summary changes.
+	OnChange func(s *Summary)
+	// OnStop is called when the table's goroutine ends.
+	OnStop func(id string)
+}
+
+func (c *Config) defaults() {
+	if c.Log == nil {
+		c.Log = slog.Default()
+	}
+	if c.Metrics == nil {
+		c.Metrics = NewMetrics()
+	}
+	if c.Grace <= 0 {
+		c.Grace = 60 * time.Second
+	}
+	if c.BotTimeout <= 0 {
+		c.BotTimeout = 10 * time.Second
+	}
+	if c.Linger <= 0 {
+		c.Linger = 2 * time.Minute
+	}
+	if c.QueueSize <= 0 {
+		c.QueueSize = 64
+	}
+	if c.MaxLegal <= 0 {
+		c.MaxLegal = 256
+	}
+}
+
+// SeatInfo describes one seat in summaries and state messages.
+type SeatInfo struct {
+	Seat      int    `json:"seat"`
+	Name      string `json:"name,omitempty"`
+	Kind      string `json:"kind"` // human, bot, empty
+	Player    string `json:"player,omitempty"`
+	Level     string `json:"level,omitempty"`
+	Connected bool   `json:"connected"`
+	Away      bool   `json:"away,omitempty"`
+}
+
+// Summary is a table as the lobby shows it.
+type Summary struct {
+	ID       string       `json:"id"`
+	Game     string       `json:"game"`
+	Options  game.Options `json:"options"`
+	Private  bool         `json:"private"`
+	ClockMS  int          `json:"clock_ms"`
+	BotLevel string       `json:"bot_level"`
+	Status   string       `json:"status"`
+	Owner    string       `json:"owner"`
+	Created  time.Time    `json:"created"`
+	Seats    []SeatInfo   `json:"seats"`
+	Humans   int          `json:"humans"`
+	Bots     int          `json:"bots"`
+	Free     int          `json:"free"`
+	Seq      int          `json:"seq"`
+	Invite   string       `json:"invite,omitempty"`
+}
+
+// Public returns the summary without the invite code.
+func (s *Summary) Public() *Summary {
+	c := *s
+	c.Invite = ""
+	return &c
+}
+
+// Clock is the turn clock in a state message.
+type Clock struct {
+	MS        int            `json:"ms"`
+	Remaining map[string]int `json:"remaining"`
+}
+
+// StateMsg is the per-observer state message of the protocol.
+type StateMsg struct {
+	Type         string       `json:"type"`
+	Table        string       `json:"table"`
+	Seq          int          `json:"seq"`
+	Status       string       `json:"status"`
+	Game         string       `json:"game"`
+	Options      game.Options `json:"options"`
+	Seat         int          `json:"seat"`
+	View         game.View    `json:"view"`
+	Legal        []string     `json:"legal"`
+	LegalCount   int          `json:"legal_count"`
+	ToAct        []game.Seat  `json:"to_act"`
+	Clock        *Clock       `json:"clock"`
+	Seats        []SeatInfo   `json:"seats"`
+	Result       *game.Result `json:"result"`
+	ServerTimeMS int64        `json:"server_time_ms"`
+}
+
+// Table is one running table.
+type Table struct {
+	id      string
+	cfg     Config
+	cmds    chan func()
+	botRes  chan botResult
+	ctx     context.Context
+	cancel  context.CancelFunc
+	stopped chan struct{}
+	summary atomicSummary
+
+	// Owned by the goroutine:
+	meta     store.Table
+	eng      game.Engine
+	st       game.State
+	log      []record.Entry
+	subs     map[Subscriber]struct{}
+	presence map[string]int // player -> connected subscribers
+	seats    []seatState
+	timer    *time.Timer
+	retryAt  time.Time
+	finished time.Time
+	toAct    []game.Seat
+	moveBuf  []game.Move
+}
+
+type seatState struct {
+	away         bool      // a bot plays for the absent player
+	absentSince  time.Time // zero while present
+	deadline     time.Time // turn clock deadline, zero if none
+	expired      bool      // the clock ran out: a bot makes this move
+	pending      bool      // a bot decision is running
+	pendingView  game.View
+	pendingGen   int
+	bot          bot.Bot
+	botLevel     string
+	wasToAct     bool
+	lastMoveSeen int
+}
+
+type botResult struct {
+	seat int
+	gen  int
+	move game.Move
+	err  error
+}
+
+// Create validates the options, stores a new table and starts it.
+// meta.Options is the options text; meta.Seats must have the game's number
+// of seats (or be empty: it is sized from the engine).
+func Create(ctx context.Context, cfg Config, meta store.Table) (*Table, error) {
+	eng, err := games.Lookup(meta.Game)
+	if err != nil {
+		return nil, errorf("unknown_game", "%v", err)
+	}
+	opts, err := game.ParseOptions(meta.Options)
+	if err != nil {
+		return nil, errorf("bad_options", "%v", err)
+	}
+	st, err := eng.New(opts)
+	if err != nil {
+		return nil, errorf("bad_options", "%v", err)
+	}
+	meta.Options = st.Options().String()
+	seats := make([]store.Seat, st.Seats())
+	copy(seats, meta.Seats)
+	meta.Seats = seats
+	for i, s := range meta.Seats {
+		if s.Bot != "" {
+			if _, err := bot.New(s.Bot, 0); err != nil {
+				return nil, errorf("bad_level", "seat %d: %v", i, err)
+			}
+			meta.Seats[i].Name = "bot:" + s.Bot
+			meta.Seats[i].Player = ""
+		}
+	}
+	if meta.BotLevel == "" {
+		meta.BotLevel = "random"
+	}
+	if _, err := bot.New(meta.BotLevel, 0); err != nil {
+		return nil, errorf("bad_level", "%v", err)
+	}
+	if meta.Status == "" {
+		meta.Status = store.StatusOpen
+	}
+	if meta.Created.IsZero() {
+		meta.Created = time.Now().UTC()
+	}
+	if err := cfg.Store.CreateTable(ctx, meta); err != nil {
+		return nil, fmt.Errorf("store table: %w", err)
+	}
+	t := newTable(cfg, meta, eng, st, nil)
+	t.start()
+	return t, nil
+}
+
+// Restore rebuilds a table from its stored row and event log and starts it.
+func Restore(cfg Config, meta store.Table, events []record.Entry) (*Table, error) {
+	eng, err := games.Lookup(meta.Game)
+	if err != nil {
+		return nil, err
+	}
+	st, err := replay(eng, meta.Options, events)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", meta.ID, err)
+	}
+	for len(meta.Seats) < st.Seats() {
+		meta.Seats = append(meta.Seats, store.Seat{})
+	}
+	t := newTable(cfg, meta, eng, st, events)
+	t.start()
+	return t, nil
+}
+
+func replay(eng game.Engine, options string, events []record.Entry) (game.State, error) {
+	opts, err := game.ParseOptions(options)
+	if err != nil {
+		return nil, err
+	}
+	st, err := eng.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	for i, e := range events {
+		if err := record.Step(st, e); err != nil {
+			return nil, fmt.Errorf("event %d (%q): %w", i, e.Text, err)
+		}
+	}
+	return st, nil
+}
+
+func newTable(cfg Config, meta store.Table, eng game.Engine, st game.State, events []record.Entry) *Table {
+	cfg.defaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	t := &Table{
+		id: meta.ID, cfg: cfg,
+		cmds:    make(chan func(), cfg.QueueSize),
+		botRes:  make(chan botResult, 2*st.Seats()+2),
+		ctx:     ctx,
+		cancel:  cancel,
+		stopped: make(chan struct{}),
+		meta:    meta, eng: eng, st: st,
+		log:      append([]record.Entry(nil), events...),
+		subs:     map[Subscriber]struct{}{},
+		presence: map[string]int{},
+		seats:    make([]seatState, st.Seats()),
+	}
+	now := time.Now()
+	for i := range t.seats {
+		t.seats[i].lastMoveSeen = -1
+		if meta.Seats[i].Player != "" && meta.Status == store.StatusPlaying {
+			// Restored: nobody is connected yet.
+			t.seats[i].absentSince = now
+		}
+	}
+	t.publish()
+	return t
+}
+
+// ID is the table's id.
+func (t *Table) ID() string { return t.id }
+
+// Summary is the table's latest summary (safe from any goroutine).
+func (t *Table) Summary() *Summary { return t.summary.Load() }
+
+// Done is closed when the table's goroutine has ended.
+func (t *Table) Done() <-chan struct{} { return t.stopped }
+
+// Stop ends the table's goroutine (the log is already durable).
+func (t *Table) Stop() {
+	t.cancel()
+	<-t.stopped
+}
+
+func (t *Table) start() {
+	t.cfg.Metrics.Tables.Add(1)
+	if t.meta.Status == store.StatusPlaying {
+		t.cfg.Metrics.Playing.Add(1)
+	}
+	go t.run()
+}
+
+// do runs f on the table's goroutine and waits for it. A full queue is ErrBusy.
+func (t *Table) do(ctx context.Context, f func()) error {
+	done := make(chan struct{})
+	select {
+	case t.cmds <- func() { f(); close(done) }:
+	case <-t.stopped:
+		return ErrStopped
+	default:
+		t.cfg.Metrics.Busy.Add(1)
+		return ErrBusy
+	}
+	select {
+	case <-done:
+		return nil
+	case <-t.stopped:
+		return ErrStopped
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// post queues f without waiting. A full queue is ErrBusy.
+func (t *Table) post(f func()) error {
+	select {
+	case <-t.stopped:
+		return ErrStopped
+	default:
+	}
+	select {
+	case t.cmds <- f:
+		return nil
+	default:
+		t.cfg.Metrics.Busy.Add(1)
+		return ErrBusy
+	}
+}
+
+func (t *Table) run() {
+	defer func() {
+		t.cfg.Metrics.Tables.Add(-1)
+		if t.meta.Status == store.StatusPlaying {
+			t.cfg.Metrics.Playing.Add(-1)
+		}
+		close(t.stopped)
+		if t.cfg.OnStop != nil {
+			t.cfg.OnStop(t.id)
+		}
+	}()
+	t.timer = time.NewTimer(time.Hour)
+	defer t.timer.Stop()
+	if t.meta.Status == store.StatusPlaying {
+		t.advance()
+	} else if t.meta.Status == store.StatusOpen && t.full() {
+		t.seatsChanged()
+	}
+	t.schedule()
+	for {
+		select {
+		case <-t.ctx.Done():
+			return
+		case f := <-t.cmds:
+			f()
+		case r := <-t.botRes:
+			t.onBot(r)
+		case <-t.timer.C:
+			t.tick()
+		}
+		if !t.finished.IsZero() && len(t.subs) == 0 && time.Since(t.finished) > t.cfg.Linger {
+			return
+		}
+		t.schedule()
+	}
+}
+
+// ---- seats and players ----
+
+func (t *Table) seatsOf(player string) []int {
+	if player == "" {
+		return nil
+	}
+	var out []int
+	for i, s := range t.meta.Seats {
+		if s.Player == player {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (t *Table) seatInfos() []SeatInfo {
+	out := make([]SeatInfo, len(t.meta.Seats))
+	for i, s := range t.meta.Seats {
+		si := SeatInfo{Seat: i, Name: s.Name, Player: s.Player}
+		switch {
+		case s.Bot != "":
+			si.Kind, si.Level, si.Connected = "bot", s.Bot, true
+		case s.Player != "":
+			si.Kind = "human"
+			si.Connected = t.presence[s.Player] > 0
+			si.Away = t.seats[i].away
+		default:
+			si.Kind = "empty"
+		}
+		out[i] = si
+	}
+	return out
+}
+
+func (t *Table) publish() {
+	opts, _ := game.ParseOptions(t.meta.Options)
+	s := &Summary{
+		ID: t.id, Game: t.meta.Game, Options: opts, Private: t.meta.Private, ClockMS: t.meta.ClockMS,
+		BotLevel: t.meta.BotLevel, Status: t.meta.Status, Owner: t.meta.Owner, Created: t.meta.Created,
+		Seats: t.seatInfos(), Seq: len(t.log), Invite: t.meta.Invite,
+	}
+	for _, si := range s.Seats {
+		switch si.Kind {
+		case "human":
+			s.Humans++
+		case "bot":
+			s.Bots++
+		default:
+			s.Free++
+		}
+	}
+	t.summary.Store(s)
+	if t.cfg.OnChange != nil {
+		t.cfg.OnChange(s)
+	}
+}
+
+func (t *Table) saveMeta() {
+	if err := t.cfg.Store.UpdateTable(t.ctx, t.meta); err != nil {
+		t.cfg.Metrics.StoreErrors.Add(1)
+		t.cfg.Log.Error("store table", "table", t.id, "err", err)
+	}
+}
+
+// Subscribe adds a watcher: a seated player's connection gets its seats'
+// views (and takes its seats back from stand-in bots), anyone else the
+// spectator view. It returns the seats the player holds.
+func (t *Table) Subscribe(ctx context.Context, sub Subscriber) ([]int, error) {
+	var seats []int
+	err := t.do(ctx, func() {
+		seats = t.seatsOf(sub.Player())
+		if _, ok := t.subs[sub]; !ok {
+			t.subs[sub] = struct{}{}
+			t.arrive(sub.Player())
+		}
+		t.sendState(sub)
+	})
+	return seats, err
+}
+
+// Unsubscribe removes a watcher (a closed connection, or unwatch).
+func (t *Table) Unsubscribe(sub Subscriber) {
+	// Must not be lost: retry while the queue is full.
+	for {
+		err := t.post(func() {
+			if _, ok := t.subs[sub]; ok {
+				delete(t.subs, sub)
+				t.depart(sub.Player())
+			}
+		})
+		if err != ErrBusy {
+			return
+		}
+		select {
+		case <-t.stopped:
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+func (t *Table) arrive(player string) {
+	t.presence[player]++
+	changed := false
+	for _, i := range t.seatsOf(player) {
+		ss := &t.seats[i]
+		if ss.away || !ss.absentSince.IsZero() {
+			ss.away = false
+			ss.absentSince = time.Time{}
+			changed = true
+		}
+	}
+	if changed || t.presence[player] == 1 && len(t.seatsOf(player)) > 0 {
+		t.publish()
+		t.broadcast()
+	}
+}
+
+func (t *Table) depart(player string) {
+	t.presence[player]--
+	if t.presence[player] > 0 {
+		return
+	}
+	delete(t.presence, player)
+	seats := t.seatsOf(player)
+	if len(seats) == 0 {
+		return
+	}
+	if t.meta.Status == store.StatusPlaying {
+		now := time.Now()
+		for _, i := range seats {
+			t.seats[i].absentSince = now
+		}
+	}
+	t.publish()
+	t.broadcast()
+}
+
+// Join seats player at seat (-1: the first empty seat) and returns the
+// seat. A player who already holds a seat here gets it back.
+func (t *Table) Join(ctx context.Context, player, name string, seat int) (int, error) {
+	var got int
+	var e error
+	err := t.do(ctx, func() { got, e = t.join(player, name, seat) })
+	if err != nil {
+		return 0, err
+	}
+	return got, e
+}
+
+func (t *Table) join(player, name string, seat int) (int, error) {
+	if held := t.seatsOf(player); len(held) > 0 && (seat < 0 || containsInt(held, seat)) {
+		s := held[0]
+		if seat >= 0 {
+			s = seat
+		}
+		if t.seats[s].away || !t.seats[s].absentSince.IsZero() {
+			t.seats[s].away = false
+			t.seats[s].absentSince = time.Time{}
+			t.publish()
+			t.broadcast()
+		}
+		return s, nil
+	}
+	if t.meta.Status != store.StatusOpen {
+		return 0, errorf("not_open", "the game has started")
+	}
+	if seat >= len(t.meta.Seats) {
+		return 0, errorf("bad_seat", "seat %d: the table has %d seats", seat, len(t.meta.Seats))
+	}
+	if seat < 0 {
+		seat = -1
+		for i, s := range t.meta.Seats {
+			if s.Player == "" && s.Bot == "" {
+				seat = i
+				break
+			}
+		}
+		if seat < 0 {
+			return 0, errorf("table_full", "no empty seat")
+		}
+	} else if s := t.meta.Seats[seat]; s.Player != "" || s.Bot != "" {
+		return 0, errorf("seat_taken", "seat %d is taken", seat)
+	}
+	t.meta.Seats[seat] = store.Seat{Player: player, Name: name}
+	t.seatsChanged()
+	return seat, nil
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// seatsChanged stores the seats, starts the game when every seat is
+// filled, and tells everyone.
+func (t *Table) full() bool {
+	for _, s := range t.meta.Seats {
+		if s.Player == "" && s.Bot == "" {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Table) seatsChanged() {
+	if t.full() && t.meta.Status == store.StatusOpen {
+		t.meta.Status = store.StatusPlaying
+		t.cfg.Metrics.Playing.Add(1)
+		now := time.Now()
+		for i, s := range t.meta.Seats {
+			if s.Player != "" && t.presence[s.Player] == 0 {
+				t.seats[i].absentSince = now
+			}
+		}
+		t.saveMeta()
+		t.publish()
+		if !t.advance() {
+			t.broadcast()
+		}
+		return
+	}
+	t.saveMeta()
+	t.publish()
+	t.broadcast()
+}
+
+// Leave gives up player's seats: before the start they become empty;
+// after it a bot plays them until the player joins or watches again.
+func (t *Table) Leave(ctx context.Context, player string) error {
+	var e error
+	err := t.do(ctx, func() {
+		seats := t.seatsOf(player)
+		if len(seats) == 0 {
+			e = errorf("not_seated", "you hold no seat at table %s", t.id)
+			return
+		}
+		if t.meta.Status == store.StatusOpen {
+			for _, i := range seats {
+				t.meta.Seats[i] = store.Seat{}
+			}
+			t.seatsChanged()
+			return
+		}
+		for _, i := range seats {
+			t.seats[i].away = true
+		}
+		t.publish()
+		t.broadcast()
+	})
+	if err != nil {
+		return err
+	}
+	return e
+}
+
+// SetBot puts a bot of level at seat (-1: every empty seat), or removes the
+// bot when level is "". Only the owner may, and only before the start.
+func (t *Table) SetBot(ctx context.Context, player string, seat int, level string) error {
+	if level != "" {
+		if _, err := bot.New(level, 0); err != nil {
+			return errorf("bad_level", "%v", err)
+		}
+	}
+	var e error
+	err := t.do(ctx, func() { e = t.setBot(player, seat, level) })
+	if err != nil {
+		return err
+	}
+	return e
+}
+
+func (t *Table) setBot(player string, seat int, level string) error {
+	if player != t.meta.Owner {
+		return errorf("forbidden", "only the table's owner may seat or remove bots")
+	}
+	if t.meta.Status != store.StatusOpen {
+		return errorf("not_open", "the game has started")
+	}
+	if seat >= len(t.meta.Seats) || (seat < 0 && level == "") {
+		return errorf("bad_seat", "seat %d: the table has %d seats", seat, len(t.meta.Seats))
+	}
+	if level == "" {
+		if t.meta.Seats[seat].Bot == "" {
+			return errorf("bad_seat", "seat %d has no bot", seat)
+		}
+		t.meta.Seats[seat] = store.Seat{}
+		t.seatsChanged()
+		return nil
+	}
+	if seat >= 0 {
+		if s := t.meta.Seats[seat]; s.Player != "" || s.Bot != "" {
+			return errorf("seat_taken", "seat %d is taken", seat)
+		}
+		t.meta.Seats[seat] = store.Seat{Bot: level, Name: "bot:" + level}
+	} else {
+		for i, s := range t.meta.Seats {
+			if s.Player == "" && s.Bot == "" {
+				t.meta.Seats[i] = store.Seat{Bot: level, Name: "bot:" + level}
+			}
+		}
+	}
+	t.seatsChanged()
+	return nil
+}
+
+// ---- moves ----
+
+// Move submits a move for player (seat -1: the one seat the player holds).
+// It does not wait: the table sends the ack or the error to sub, then
+// broadcasts the new state. id is echoed in the answer.
+func (t *Table) Move(sub Subscriber, id json.RawMessage, seat int, text string) error {
+	arrived := time.Now()
+	return t.post(func() { t.move(sub, id, seat, text, arrived) })
+}
+
+func (t *Table) resolveSeat(player string, seat int) (int, *Error) {
+	held := t.seatsOf(player)
+	if len(held) == 0 {
+		return 0, errorf("not_seated", "you hold no seat at table %s", t.id)
+	}
+	if seat < 0 {
+		if len(held) > 1 {
+			return 0, errorf("seat_required", "you hold seats %v at table %s: name the seat", held, t.id)
+		}
+		return held[0], nil
+	}
+	if !containsInt(held, seat) {
+		return 0, errorf("not_your_seat", "seat %d at table %s is not yours", seat, t.id)
+	}
+	return seat, nil
+}
+
+func (t *Table) sendError(sub Subscriber, id json.RawMessage, e *Error) {
+	if sub == nil {
+		return
+	}
+	b, _ := json.Marshal(struct {
+		Type    string          `json:"type"`
+		ID      json.RawMessage `json:"id,omitempty"`
+		Code    string          `json:"code"`
+		Message string          `json:"message"`
+		Table   string          `json:"table"`
+	}{"error", id, e.Code, e.Msg, t.id})
+	sub.Send(b)
+}
+
+func (t *Table) move(sub Subscriber, id json.RawMessage, seat int, text string, arrived time.Time) {
+	s, e := t.resolveSeat(sub.Player(), seat)
+	if e != nil {
+		t.cfg.Metrics.Refused.Add(1)
+		t.sendError(sub, id, e)
+		return
+	}
+	if t.meta.Status != store.StatusPlaying {
+		t.cfg.Metrics.Refused.Add(1)
+		code := "not_your_turn"
+		if t.meta.Status == store.StatusFinished {
+			code = string(game.ErrGameOver)
+		}
+		t.sendError(sub, id, errorf(code, "the game is %s", t.meta.Status))
+		return
+	}
+	if err := t.apply(s, text, false); err != nil {
+		t.cfg.Metrics.Refused.Add(1)
+		var te *Error
+		if !errors.As(err, &te) {
+			te = &Error{Code: "internal", Msg: err.Error()}
+		}
+		t.sendError(sub, id, te)
+		return
+	}
+	// The player acted: they are present at this seat.
+	t.seats[s].away = false
+	b, _ := json.Marshal(struct {
+		Type  string          `json:"type"`
+		ID    json.RawMessage `json:"id,omitempty"`
+		Table string          `json:"table"`
+		Seq   int             `json:"seq"`
+	}{"ack", id, t.id, len(t.log)})
+	sub.Send(b)
+	t.broadcast()
+	t.cfg.Metrics.MoveLatency.Observe(time.Since(arrived))
+	t.advance()
+}
+
+// apply parses, applies and logs one seat move. On any error the state is
+// unchanged.
+func (t *Table) apply(s int, text string, byBot bool) error {
+	m, err := t.st.ParseMove(text)
+	if err != nil {
+		return moveErr(err)
+	}
+	canon := t.st.FormatMove(m)
+	if err := t.st.Apply(game.Seat(s), m); err != nil {
+		return moveErr(err)
+	}
+	e := record.Entry{Seat: game.Seat(s), Text: canon}
+	if err := t.append(e); err != nil {
+		t.rebuild()
+		return errorf("internal", "the move could not be stored: %v", err)
+	}
+	t.cfg.Metrics.Moves.Add(1)
+	if byBot {
+		t.cfg.Metrics.BotMoves.Add(1)
+	}
+	ss := &t.seats[s]
+	ss.expired = false
+	ss.deadline = time.Time{}
+	ss.wasToAct = false
+	return nil
+}
+
+func moveErr(err error) error {
+	var me *game.MoveError
+	if errors.As(err, &me) {
+		return &Error{Code: string(me.Code), Msg: me.Error()}
+	}
+	return &Error{Code: string(game.ErrMalformed), Msg: err.Error()}
+}
+
+func (t *Table) append(e record.Entry) error {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := t.cfg.Store.Append(ctx, t.id, len(t.log), e)
+	t.cfg.Metrics.CommitLatency.Observe(time.Since(start))
+	if err != nil {
+		t.cfg.Metrics.StoreErrors.Add(1)
+		t.cfg.Log.Error("event log append", "table", t.id, "seq", len(t.log), "err", err)
+		return err
+	}
+	t.log = append(t.log, e)
+	return nil
+}
+
+// rebuild restores the state from the in-memory log after a failed append.
+func (t *Table) rebuild() {
+	st, err := replay(t.eng, t.meta.Options, t.log)
+	if err != nil {
+		t.cfg.Log.Error("rebuild from log", "table", t.id, "err", err)
+		return
+	}
+	t.st = st
+}
+
+// advance draws pending chance outcomes (logging each before applying it),
+// finishes the game when it is over, and broadcasts. It reports whether it
+// broadcast.
+func (t *Table) advance() bool {
+	if t.meta.Status != store.StatusPlaying {
+		return false
+	}
+	drew := false
+	for !t.st.Over() && t.st.ChancePending() {
+		// A generator per step, from the table's seed and the step number:
+		// the same outcome after a restart even if it was drawn but not logged.
+		rng := game.NewRand(t.meta.Seed ^ (uint64(len(t.log)+1) * 0x9e3779b97f4a7c15))
+		text := t.st.SampleChance(&rng)
+		if err := t.append(record.Entry{Chance: true, Seat: game.Spectator, Text: text}); err != nil {
+			t.retryAt = time.Now().Add(time.Second)
+			break
+		}
+		if err := t.st.ApplyChance(text); err != nil {
+			t.cfg.Log.Error("engine refused its own chance outcome", "table", t.id, "err", err)
+			t.log = t.log[:len(t.log)-1]
+			t.retryAt = time.Now().Add(time.Second)
+			break
+		}
+		t.cfg.Metrics.Chance.Add(1)
+		drew = true
+	}
+	if t.st.Over() {
+		t.meta.Status = store.StatusFinished
+		t.meta.Result = record.ResultText(t.st)
+		t.meta.Finished = time.Now().UTC()
+		t.finished = time.Now()
+		t.cfg.Metrics.Playing.Add(-1)
+		t.cfg.Metrics.Finished.Add(1)
+		t.saveMeta()
+		t.publish()
+		t.broadcast()
+		return true
+	}
+	if drew {
+		t.publish()
+		t.broadcast()
+	}
+	return drew
+}
+
+// ---- bots, clock, absence ----
+
+// controlledByBot reports whether a bot makes seat i's next move.
+func (t *Table) controlledByBot(i int) (string, bool) {
+	s := t.meta.Seats[i]
+	if s.Bot != "" {
+		return s.Bot, true
+	}
+	ss := &t.seats[i]
+	if ss.away || ss.expired {
+		return t.meta.BotLevel, true
+	}
+	return "", false
+}
+
+// schedule starts bot decisions, sets turn clocks and arms the timer.
+func (t *Table) schedule() {
+	now := time.Now()
+	var next time.Time
+	consider := func(at time.Time) {
+		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	if t.meta.Status == store.StatusPlaying && !t.st.Over() {
+		if !t.retryAt.IsZero() {
+			consider(t.retryAt)
+		}
+		t.toAct = t.st.ToAct(t.toAct[:0])
+		for i := range t.seats {
+			ss := &t.seats[i]
+			acting := false
+			for _, s := range t.toAct {
+				if int(s) == i {
+					acting = true
+				}
+			}
+			if !acting {
+				ss.deadline, ss.expired, ss.wasToAct = time.Time{}, false, false
+				continue
+			}
+			if t.meta.ClockMS > 0 && t.meta.Seats[i].Bot == "" && ss.deadline.IsZero() && !ss.expired {
+				ss.deadline = now.Add(time.Duration(t.meta.ClockMS) * time.Millisecond)
+			}
+			ss.wasToAct = true
+			if level, ok := t.controlledByBot(i); ok {
+				if !ss.pending {
+					t.startBot(i, level)
+				}
+			} else {
+				consider(ss.deadline)
+			}
+		}
+		for i := range t.seats {
+			ss := &t.seats[i]
+			if !ss.away && !ss.absentSince.IsZero() {
+				consider(ss.absentSince.Add(t.cfg.Grace))
+			}
+		}
+	}
+	if !t.finished.IsZero() {
+		consider(t.finished.Add(t.cfg.Linger + time.Millisecond))
+	}
+	if next.IsZero() {
+		next = now.Add(time.Hour)
+	}
+	d := next.Sub(now)
+	if d < 0 {
+		d = 0
+	}
+	t.timer.Reset(d)
+}
+
+func (t *Table) startBot(i int, level string) {
+	ss := &t.seats[i]
+	if ss.bot == nil || ss.botLevel != level {
+		b, err := bot.New(level, t.meta.Seed^uint64(i+1)*0x2545f4914f6cdd1d)
+		if err != nil {
+			b = bot.NewRandom(t.meta.Seed ^ uint64(i+1))
+		}
+		ss.bot, ss.botLevel = b, level
+	}
+	v := t.st.View(game.Seat(i))
+	ss.pending, ss.pendingView, ss.pendingGen = true, v, len(t.log)
+	b, eng, delay, gen := ss.bot, t.eng, t.cfg.BotDelay, len(t.log)
+	ctx, timeout := t.ctx, t.cfg.BotTimeout
+	go func() {
+		if delay > 0 {
+			tm := time.NewTimer(delay)
+			select {
+			case <-tm.C:
+			case <-ctx.Done():
+				tm.Stop()
+				return
+			}
+		}
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		m, err := b.Choose(cctx, eng, v)
+		cancel()
+		select {
+		case t.botRes <- botResult{seat: i, gen: gen, move: m, err: err}:
+		case <-ctx.Done():
+		}
+	}()
+}
+
+func (t *Table) onBot(r botResult) {
+	ss := &t.seats[r.seat]
+	ss.pending = false
+	view := ss.pendingView
+	ss.pendingView = nil
+	if t.meta.Status != store.StatusPlaying {
+		return
+	}
+	if _, ok := t.controlledByBot(r.seat); !ok {
+		return // the player came back
+	}
+	if r.err != nil {
+		t.cfg.Log.Warn("bot failed", "table", t.id, "seat", r.seat, "err", r.err)
+		// Fall back to a random legal move so the table never stalls.
+		t.moveBuf = t.st.Legal(game.Seat(r.seat), t.moveBuf[:0])
+		if len(t.moveBuf) == 0 {
+			return
+		}
+		rng := game.NewRand(t.meta.Seed ^ uint64(len(t.log)))
+		r.move = t.moveBuf[rng.IntN(len(t.moveBuf))]
+	} else if r.gen != len(t.log) && !reflect.DeepEqual(view, t.st.View(game.Seat(r.seat))) {
+		return // the position changed under the bot: schedule decides again
+	}
+	clock := t.seats[r.seat].expired
+	if err := t.apply(r.seat, t.st.FormatMove(r.move), true); err != nil {
+		t.cfg.Log.Warn("bot move refused", "table", t.id, "seat", r.seat, "err", err)
+		return
+	}
+	if clock {
+		t.cfg.Metrics.ClockMoves.Add(1)
+	}
+	t.broadcast()
+	t.advance()
+}
+
+func (t *Table) tick() {
+	now := time.Now()
+	changed := false
+	if !t.retryAt.IsZero() && !now.Before(t.retryAt) {
+		t.retryAt = time.Time{}
+		t.advance()
+	}
+	for i := range t.seats {
+		ss := &t.seats[i]
+		if !ss.deadline.IsZero() && !now.Before(ss.deadline) && !ss.expired {
+			ss.expired = true
+			ss.deadline = time.Time{}
+			changed = true
+		}
+		if !ss.away && !ss.absentSince.IsZero() && !now.Before(ss.absentSince.Add(t.cfg.Grace)) {
+			ss.away = true
+			changed = true
+		}
+	}
+	if changed {
+		t.publish()
+		t.broadcast()
+	}
+}
+
+// ---- what leaves the table ----
+
+// stateMsg builds the message for one observer: seat ≥ 0 or game.Spectator.
+// It is the only way game state leaves a table.
+func (t *Table) stateMsg(seat int) []byte {
+	opts, _ := game.ParseOptions(t.meta.Options)
+	m := StateMsg{
+		Type: "state", Table: t.id, Seq: len(t.log), Status: t.meta.Status, Game: t.meta.Game,
+		Options: opts, Seat: seat, Seats: t.seatInfos(), Legal: []string{}, ToAct: []game.Seat{},
+		ServerTimeMS: time.Now().UnixMilli(),
+	}
+	if t.meta.Status != store.StatusOpen {
+		m.View = t.st.View(game.Seat(seat))
+		m.ToAct = t.st.ToAct(m.ToAct)
+		if seat >= 0 {
+			t.moveBuf = t.st.Legal(game.Seat(seat), t.moveBuf[:0])
+			m.LegalCount = len(t.moveBuf)
+			for i, mv := range t.moveBuf {
+				if i >= t.cfg.MaxLegal {
+					break
+				}
+				m.Legal = append(m.Legal, t.st.FormatMove(mv))
+			}
+		}
+		if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {
+			c := &Clock{MS: t.meta.ClockMS, Remaining: map[string]int{}}
+			now := time.Now()
+			for _, s := range m.ToAct {
+				if d := t.seats[s].deadline; !d.IsZero() {
+					c.Remaining[strconv.Itoa(int(s))] = int(max(0, d.Sub(now).Milliseconds()))
+				}
+			}
+			m.Clock = c
+		}
+		if t.st.Over() {
+			r := t.st.Result()
+			m.Result = &r
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.cfg.Log.Error("marshal state", "table", t.id, "err", err)
+		return nil
+	}
+	return b
+}
+
+func (t *Table) sendState(sub Subscriber) {
+	seats := t.seatsOf(sub.Player())
+	if len(seats) == 0 {
+		seats = []int{int(game.Spectator)}
+	}
+	for _, s := range seats {
+		if b := t.stateMsg(s); b != nil && !sub.Send(b) {
+			t.drop(sub)
+			return
+		}
+	}
+}
+
+func (t *Table) drop(sub Subscriber) {
+	if _, ok := t.subs[sub]; ok {
+		delete(t.subs, sub)
+		t.depart(sub.Player())
+	}
+}
+
+// broadcast sends every watcher its own state, building each observer's
+// message once.
+func (t *Table) broadcast() {
+	if len(t.subs) == 0 {
+		return
+	}
+	// Clock deadlines for seats about to act are set by schedule; set them
+	// here too so the message carries them.
+	if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {
+		now := time.Now()
+		t.toAct = t.st.ToAct(t.toAct[:0])
+		for _, s := range t.toAct {
+			ss := &t.seats[s]
+			if t.meta.Seats[s].Bot == "" && ss.deadline.IsZero() && !ss.expired {
+				ss.deadline = now.Add(time.Duration(t.meta.ClockMS) * time.Millisecond)
+			}
+		}
+	}
+	cache := map[int][]byte{}
+	var dead []Subscriber
+	for sub := range t.subs {
+		seats := t.seatsOf(sub.Player())
+		if len(seats) == 0 {
+			seats = []int{int(game.Spectator)}
+		}
+		for _, s := range seats {
+			b, ok := cache[s]
+			if !ok {
+				b = t.stateMsg(s)
+				cache[s] = b
+			}
+			if b != nil && !sub.Send(b) {
+				dead = append(dead, sub)
+				break
+			}
+		}
+	}
+	for _, sub := range dead {
+		t.drop(sub)
+	}
+}
+
+// ---- views for hints and records ----
+
+// SeatView returns the engine and the current view of player's seat (for
+// hints), or an error if the player does not hold it.
+func (t *Table) SeatView(ctx context.Context, player string, seat int) (game.Engine, game.View, int, error) {
+	var v game.View
+	var e *Error
+	var s int
+	err := t.do(ctx, func() {
+		s, e = t.resolveSeat(player, seat)
+		if e != nil {
+			return
+		}
+		if t.meta.Status != store.StatusPlaying {
+			e = errorf("not_your_turn", "the game is %s", t.meta.Status)
+			return
+		}
+		v = t.st.View(game.Seat(s))
+	})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if e != nil {
+		return nil, nil, 0, e
+	}
+	return t.eng, v, s, nil
+}
+
+// Record builds the record of a table from its row and event log.
+func Record(meta store.Table, events []record.Entry) *record.Record {
+	r := &record.Record{}
+	r.Set("Game", meta.Game)
+	r.Set("Options", meta.Options)
+	for i, s := range meta.Seats {
+		r.Set(fmt.Sprintf("Seat%d", i), s.Name)
+	}
+	r.Set("Date", meta.Created.UTC().Format("2006-01-02"))
+	r.Set("Table", meta.ID)
+	res := meta.Result
+	if res == "" {
+		res = "*"
+	}
+	r.Set("Result", res)
+	r.Entries = append([]record.Entry(nil), events...)
+	return r
+}

@@ -1,0 +1,195 @@
+// The 500 Rum table.
+import { h } from './dom.js';
+import { t, cardName } from './i18n.js';
+import { cardEl, seatName, pick, sameCards, describeMove } from './util.js';
+import { sortCards } from './cards.js';
+
+// Field names of the engine's view (with fallbacks while it settles).
+function pile(v) { return pick(v, 'discard', 'pile', 'discards') || []; }
+function stockSize(v) { const s = pick(v, 'stock_size', 'stock', 'stock_count'); return Array.isArray(s) ? s.length : s || 0; }
+function melds(v) { return pick(v, 'melds', 'table') || []; }
+function meldNumber(m, i) { return pick(m, 'id', 'number', 'n') || i + 1; }
+function meldCards(m) { return pick(m, 'cards') || []; }
+function meldOwners(m) { return pick(m, 'owners', 'credit', 'by') || []; }
+function hands(v) { return pick(v, 'rounds', 'hand_scores', 'round_scores') || []; }
+
+function render(ctx) {
+  const v = ctx.view;
+  const ui = ctx.ui;
+  const me = ctx.seat;
+  const legal = ctx.legal;
+  ui.sel = (ui.sel || []).filter((c) => (v.hand || []).includes(c));
+  const n = pick(v, 'players') || (v.hand_sizes || []).length;
+  const hintSet = new Set(ctx.hint ? ctx.hint.split(' ').filter((x) => /^(\d+|[AJQK]|10)[SHDC]$|^JK$/.test(x)) : []);
+
+  // Stock and discard pile, spread.
+  const canDraw = legal.includes('draw');
+  const p = pile(v);
+  const takeMoves = legal.filter((m) => m.startsWith('take '));
+  const takeable = new Set(takeMoves.map((m) => m.split(' ')[1]));
+  const stock = h('div', { class: 'stock', 'data-testid': 'stock' },
+    cardEl('back', {
+      button: true, disabled: !canDraw, cls: canDraw ? 'playable' : '', testid: 'draw-stock', key: 'stock',
+      label: t('rum.draw_stock', { n: stockSize(v) }), onclick: canDraw ? () => ctx.move('draw') : undefined,
+    }),
+    h('span', {}, t('rum.stock_n', { n: stockSize(v) })));
+  const pileRow = h('div', { class: 'pile-spread', 'data-testid': 'pile', role: 'group', 'aria-label': t('rum.pile') });
+  p.forEach((c, i) => {
+    const upper = p.slice(i + 1).includes(c);
+    const ok = takeable.has(c) && !upper;
+    const above = p.length - 1 - i;
+    pileRow.appendChild(cardEl(c, {
+      button: true, size: 'small', testid: 'pile-card', key: 'p' + i, disabled: !ok,
+      cls: (ui.pileSel === i ? 'selected ' : '') + (ok ? 'playable' : ''),
+      label: cardName(c) + (above ? ' — ' + t('rum.above_n', { n: above }) : '') + (ok ? '' : ''),
+      onclick: ok ? () => { ui.pileSel = ui.pileSel === i ? null : i; ctx.rerender(); } : undefined,
+    }));
+  });
+  const center = h('div', { class: 'center', 'data-testid': 'center' },
+    stock,
+    h('div', {}, h('div', { class: 'meta' }, t('rum.pile'), ` (${p.length})`), pileRow));
+
+  // The offer for a card picked deep in the pile.
+  if (ui.pileSel !== null && ui.pileSel !== undefined && p[ui.pileSel]) {
+    const x = p[ui.pileSel];
+    const along = p.slice(ui.pileSel + 1);
+    const offers = takeMoves.filter((m) => m.split(' ')[1] === x);
+    center.appendChild(h('div', { class: 'offer', 'data-testid': 'take-offer' },
+      h('p', {}, t('rum.take_x', { card: cardName(x) }), along.length ? ' ' + t('rum.comes_along', { cards: along.map(cardName).join(', ') }) : ''),
+      h('div', { class: 'row' }, along.map((c) => cardEl(c, { size: 'tiny' }))),
+      h('div', {}, offers.map((m, i) => h('button', { class: 'btn small', type: 'button', 'data-testid': 'take-option', 'data-key': 'to' + i, 'data-move': m, onclick: () => { ui.pileSel = null; ctx.move(m); } }, describeMove(m)))),
+      h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'take-cancel', onclick: () => { ui.pileSel = null; ctx.rerender(); } }, t('table.cancel'))));
+  }
+
+  // Melds on the table, with who placed each card.
+  const layoffs = ui.sel.length === 1 ? legal.filter((m) => m.startsWith('layoff ' + ui.sel[0] + ' ')) : [];
+  const meldBox = h('div', { class: 'melds', 'data-testid': 'melds', 'aria-label': t('rum.melds') });
+  melds(v).forEach((m, i) => {
+    const num = meldNumber(m, i);
+    const owners = meldOwners(m);
+    const targets = layoffs.filter((x) => x.split(' ')[2] === String(num));
+    const cards = meldCards(m);
+    meldBox.appendChild(h('div', { class: 'meld', 'data-testid': 'meld-' + num, role: 'group', 'aria-label': t('rum.meld_n', { n: num }) },
+      h('div', { class: 'meld-title' }, t('rum.meld_n', { n: num })),
+      h('div', { class: 'meld-cards' }, cards.map((c, j) => cardEl(c, {
+        size: 'small', label: cardName(c) + (owners[j] !== undefined ? ' — ' + seatName(ctx, owners[j]) : ''),
+        who: owners[j] !== undefined ? h('span', {}, h('span', { class: 'owner-dot oc-' + owners[j] }), initial(ctx, owners[j])) : null,
+      }))),
+      targets.map((tm) => h('button', { class: 'btn small', type: 'button', 'data-testid': 'layoff-' + num + (tm.split(' ')[3] ? '-' + tm.split(' ')[3] : ''), onclick: () => ctx.move(tm) },
+        t('rum.layoff_here') + (tm.split(' ')[3] ? ' (' + t('rum.' + tm.split(' ')[3]) + ')' : '')))));
+  });
+  if (!melds(v).length) meldBox.appendChild(h('p', { class: 'meta' }, t('rum.no_melds')));
+  const table = h('div', {}, center, meldBox);
+
+  // Status.
+  const turn = (ctx.toAct || [])[0];
+  let status = '';
+  let sub = '';
+  if (ctx.status === 'finished' || v.phase === 'over') status = t('table.game_over');
+  else if (turn === undefined) status = t('table.dealing');
+  else if (turn === me) {
+    status = t('table.your_turn');
+    if (canDraw || takeMoves.length) sub = t('rum.step_draw');
+    else if (legal.includes('decline')) sub = t('rum.step_decline');
+    else sub = t('rum.step_meld');
+  } else status = t('table.turn_of', { name: seatName(ctx, turn) });
+  sub = [sub, t('rum.target', { n: pick(v, 'target') || (ctx.options && ctx.options.target) || 500 })].filter(Boolean).join(' · ');
+
+  // Hand and actions.
+  let hand = null;
+  if (me >= 0 && v.hand) {
+    const cards = sortCards(v.hand);
+    const row = h('div', { class: 'hand', 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const canAct = legal.some((m) => /^(meld|layoff|discard) /.test(m));
+    cards.forEach((c, i) => {
+      const sel = ui.sel.includes(c);
+      row.appendChild(cardEl(c, {
+        testid: 'hand-card', key: 'h' + i + c, pressed: sel, disabled: !canAct,
+        cls: (sel ? 'selected' : '') + (hintSet.has(c) ? ' playable' : ''),
+        onclick: () => {
+          ui.sel = sel ? ui.sel.filter((x) => x !== c) : [...ui.sel, c];
+          ctx.rerender();
+        },
+      }));
+    });
+    const meldMove = legal.find((m) => m.startsWith('meld ') && ui.sel.length >= 3 && sameCards(m.split(' ').slice(1), ui.sel));
+    const discardMove = ui.sel.length === 1 && legal.includes('discard ' + ui.sel[0]) ? 'discard ' + ui.sel[0] : null;
+    const suggestions = legal.filter((m) => m.startsWith('meld ')).slice(0, 6);
+    const controls = h('div', { class: 'controls' },
+      h('button', { class: 'btn', type: 'button', 'data-testid': 'meld-selected', disabled: !meldMove, onclick: () => meldMove && ctx.move(meldMove) }, t('rum.meld_selected')),
+      h('button', { class: 'btn', type: 'button', 'data-testid': 'discard', disabled: !discardMove, onclick: () => discardMove && ctx.move(discardMove) }, t('rum.discard')),
+      legal.includes('decline') ? h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'decline', onclick: () => ctx.move('decline') }, t('rum.decline')) : null,
+      h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'clear', disabled: !ui.sel.length, onclick: () => { ui.sel = []; ctx.rerender(); } }, t('table.clear')));
+    const helpLine = ui.sel.length === 1 && layoffs.length ? h('p', { class: 'meta' }, t('rum.pick_meld')) : null;
+    hand = h('section', { class: 'hand-area', 'aria-label': t('table.your_hand') },
+      h('h3', {}, t('table.your_hand'), ` (${cards.length})`), row, controls, helpLine,
+      suggestions.length ? h('div', { class: 'offer', 'data-testid': 'meld-suggestions' }, h('span', {}, t('rum.can_meld'), ' '),
+        suggestions.map((m, i) => h('button', { class: 'btn small', type: 'button', 'data-testid': 'meld-option', 'data-key': 'mo' + i, 'data-move': m, onclick: () => ctx.move(m) }, m.split(' ').slice(1).map(cardName).join(' · ')))) : null);
+  }
+  const moves = v.moves || [];
+  const log = moves.length ? h('ol', { class: 'log', 'data-testid': 'log' }, moves.slice(-8).map((m) => {
+    const i = m.indexOf(' ');
+    return h('li', {}, `${seatName(ctx, +m.slice(0, i))}: ${describeMove(m.slice(i + 1))}`);
+  })) : null;
+  let ended = null;
+  if (v.went_out !== undefined && v.went_out >= 0 && (v.phase === 'over' || ctx.status === 'finished')) {
+    ended = h('p', { class: 'offer', 'data-testid': 'went-out' }, t('rum.went_out', { name: seatName(ctx, v.went_out) }));
+  }
+  if (ended) table.appendChild(ended);
+  return { center: table, hand, status, sub, log, badges: [h('span', { class: 'badge', 'data-testid': 'hand-no' }, t('rum.hand_n', { n: v.hand_number || 1 }))] };
+}
+
+function initial(ctx, s) {
+  const name = seatName(ctx, s);
+  return name.length > 10 ? name.slice(0, 9) + '…' : name;
+}
+
+function seatInfo(ctx, s) {
+  const v = ctx.view;
+  const parts = [];
+  if ((v.hand_sizes || [])[s] !== undefined) parts.push(t('table.cards_n', { n: v.hand_sizes[s] }));
+  const onTable = pick(v, 'table_points', 'melded_points');
+  if (onTable && onTable[s] !== undefined) parts.push(t('rum.on_table', { n: onTable[s] }));
+  if ((v.totals || [])[s] !== undefined) parts.push(t('rum.total_n', { n: v.totals[s] }));
+  if (v.dealer === s) parts.push(t('table.dealer'));
+  return parts.join(' · ');
+}
+
+function scores(ctx) {
+  const v = ctx.view;
+  const n = pick(v, 'players') || (v.totals || []).length;
+  const rounds = (ctx.result && ctx.result.rounds) || hands(v);
+  const running = new Array(n).fill(0);
+  const body = rounds.map((r, i) => h('tr', {}, h('td', {}, t('rum.hand_n', { n: i + 1 })), r.map((x, s) => {
+    running[s] += x;
+    return h('td', { title: String(running[s]) }, `${x > 0 ? '+' : ''}${x} → ${running[s]}`);
+  })));
+  const head = [];
+  for (let s = 0; s < n; s++) head.push(h('th', {}, seatName(ctx, s)));
+  return h('div', {},
+    h('p', { class: 'meta' }, t('rum.target', { n: pick(v, 'target') || (ctx.options && ctx.options.target) || 500 })),
+    h('table', { 'data-testid': 'score-sheet' },
+      h('thead', {}, h('tr', {}, h('th', {}, ''), head)),
+      h('tbody', {}, body,
+        h('tr', { class: 'total' }, h('td', {}, t('final.total')), (v.totals || running).map((x, s) => h('td', { 'data-testid': 'score-total-' + s }, String(x)))))));
+}
+
+function finalExtra(ctx) {
+  const r = ctx.result;
+  if (!r || !(r.winners || []).length) return null;
+  const lines = [];
+  const pay = ctx.view.settlement;
+  if (Array.isArray(pay) && pay.length) {
+    for (const p of pay) lines.push(h('li', {}, t('rum.pays', { from: seatName(ctx, p.from), to: seatName(ctx, p.to), n: p.amount })));
+  } else {
+    for (const w of r.winners) {
+      for (let s = 0; s < r.totals.length; s++) {
+        if (r.winners.includes(s)) continue;
+        lines.push(h('li', {}, t('rum.pays', { from: seatName(ctx, s), to: seatName(ctx, w), n: r.totals[w] - r.totals[s] })));
+      }
+    }
+  }
+  return h('div', { 'data-testid': 'settlement' }, h('h3', {}, t('rum.settlement')), h('ul', {}, lines));
+}
+
+export default { render, seatInfo, scores, finalExtra };
