@@ -16,7 +16,7 @@ var benchPositions = []struct {
 	moves int // random moves before the position
 }{
 	{"papayoo", "players=4 rounds=1", 4}, // after the 4 passes: the first trick
-	{"rum500", "players=2", 2},
+	{"rum500", "players=2", 5},           // after a draw: melds, lay-offs, discards
 	{"pisyedili", "players=4 hands=1", 4},
 }
 

@@ -141,8 +141,13 @@ func checkSamples(t *testing.T, e game.Engine, st game.State, obs game.Seat, r *
 		if got := sortedTexts(smp, smp.Legal(obs, nil)); !reflect.DeepEqual(got, want) && len(want) < 200 {
 			t.Fatalf("step %d seat %d: legal moves in the sample %v, in the game %v", step, obs, got, want)
 		}
-		if ps, ok := smp.(*papayoo.State); ok {
-			checkPapayooSample(t, ps, v.(*papayoo.View), obs, step)
+		switch sv := v.(type) {
+		case *papayoo.View:
+			checkPapayooSample(t, smp.(*papayoo.State), sv, obs, step)
+		case *rum500.View:
+			checkRumSample(t, smp, sv, step)
+		case *pisyedili.View:
+			checkPisSample(t, smp, sv, step)
 		}
 		// The sample is a real game: it plays on to the end of the round.
 		cl := smp.Clone()
@@ -250,5 +255,77 @@ func TestSampleHidesTruth(t *testing.T) {
 	}
 	if same == 20 {
 		t.Fatalf("20 samples all reproduced seat 2's true hand")
+	}
+}
+
+// countCards adds a list of cards to a multiset.
+func countCards(m map[string]int, cs []string) {
+	for _, c := range cs {
+		m[c]++
+	}
+}
+
+// checkRumSample: every seat's hand in the sample (as its own view shows it)
+// has the size the observer's view gives and holds the cards the seat is
+// known to hold; no card is in more places than there are decks.
+func checkRumSample(t *testing.T, smp game.State, v *rum500.View, step int) {
+	t.Helper()
+	all := map[string]int{}
+	countCards(all, v.Pile)
+	for _, md := range v.Melds {
+		countCards(all, md.Cards)
+	}
+	for k := 0; k < v.Players; k++ {
+		hv := smp.View(game.Seat(k)).(*rum500.View)
+		if len(hv.Hand) != v.HandSizes[k] {
+			t.Fatalf("step %d seat %d: seat %d holds %d cards, the view says %d", step, v.Seat, k, len(hv.Hand), v.HandSizes[k])
+		}
+		h := map[string]int{}
+		countCards(h, hv.Hand)
+		for _, c := range v.Known[k] {
+			if h[c] == 0 {
+				t.Fatalf("step %d seat %d: seat %d is known to hold %s but the sample gave it %v", step, v.Seat, k, c, hv.Hand)
+			}
+			h[c]--
+		}
+		countCards(all, hv.Hand)
+	}
+	decks := 1
+	if v.Players > 4 {
+		decks = 2
+	}
+	for c, n := range all {
+		if n > decks {
+			t.Fatalf("step %d seat %d: %s is in %d places", step, v.Seat, c, n)
+		}
+	}
+}
+
+// checkPisSample: hand sizes as in the view, hands + pile + stock = the
+// deck, and no face in more places than its two copies.
+func checkPisSample(t *testing.T, smp game.State, v *pisyedili.View, step int) {
+	t.Helper()
+	all := map[string]int{}
+	countCards(all, v.Pile)
+	total := len(v.Pile) + v.StockSize
+	for k := 0; k < v.Players; k++ {
+		hv := smp.View(game.Seat(k)).(*pisyedili.View)
+		if len(hv.Hand) != v.HandSizes[k] {
+			t.Fatalf("step %d seat %d: seat %d holds %d cards, the view says %d", step, v.Seat, k, len(hv.Hand), v.HandSizes[k])
+		}
+		countCards(all, hv.Hand)
+		total += len(hv.Hand)
+	}
+	deck := 104
+	if v.Options.Bool("jokers") {
+		deck = 106
+	}
+	if total != deck {
+		t.Fatalf("step %d seat %d: hands, pile and stock hold %d cards, want %d", step, v.Seat, total, deck)
+	}
+	for c, n := range all {
+		if n > 2 {
+			t.Fatalf("step %d seat %d: %s is in %d places", step, v.Seat, c, n)
+		}
 	}
 }

@@ -11,6 +11,6 @@ import (
 // search domain (random playouts) from hard.
 var kits = map[string]Kit{
 	"papayoo":   {Rule: papayoobot.Rule, Domain: papayoobot.NewDomain, Search: papayoobot.Configure},
-	"pisyedili": {Rule: pisyedilibot.Rule, Domain: pisyedilibot.NewDomain, Search: pisyedilibot.Configure},
+	"pisyedili": {Rule: pisyedilibot.Rule, Domain: pisyedilibot.NewDomain, Search: pisyedilibot.Configure, PriorShare: pisyedilibot.PriorShare},
 	"rum500":    {Rule: rum500bot.Rule, Domain: rum500bot.NewDomain, Search: rum500bot.Configure},
 }

@@ -24,6 +24,10 @@ type Kit struct {
 	Domain func(v game.View) ismcts.Domain
 	// Search adjusts the hard bot's configuration for the game (may be nil).
 	Search func(c *ismcts.Config)
+	// PriorShare > 0 makes the hard bot compute the rule-based move and
+	// credit it that share of the iterations as extra visits (see
+	// ismcts.Config.Prior).
+	PriorShare float64
 }
 
 func kitFor(name string) (Kit, bool) {
@@ -134,6 +138,13 @@ func (b *Hard) search(ctx context.Context, e game.Engine, v game.View) (*ismcts.
 		dom = func() ismcts.Domain { return k.Domain(v) }
 		if k.Search != nil {
 			k.Search(&c)
+		}
+		if k.PriorShare > 0 && k.Rule != nil {
+			pr := game.NewRand(c.Seed ^ 0x7f4a7c15)
+			if _, legal, err := legalFromView(e, v, &pr, nil); err == nil && len(legal) > 1 {
+				m := k.Rule(v, legal, &pr, false)
+				c.Prior, c.PriorShare = &m, k.PriorShare
+			}
 		}
 	}
 	return ismcts.Search(ctx, e, v, dom, c)

@@ -142,14 +142,14 @@ func TestHardRespectsContext(t *testing.T) {
 	if _, err := NewHard(1, HardConfig{Iterations: 1 << 30}).Choose(ctx, e, v); err != nil {
 		t.Fatal(err)
 	}
-	if el := time.Since(start); el > 300*time.Millisecond {
+	if el := time.Since(start); el > time.Second { // generous: the machine may be busy
 		t.Fatalf("deadline 100ms, took %s", el)
 	}
 	start = time.Now()
 	if _, err := NewHard(1, HardConfig{Duration: 50 * time.Millisecond}).Choose(context.Background(), e, v); err != nil {
 		t.Fatal(err)
 	}
-	if el := time.Since(start); el > 250*time.Millisecond {
+	if el := time.Since(start); el > time.Second {
 		t.Fatalf("budget 50ms, took %s", el)
 	}
 }

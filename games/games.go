@@ -8,10 +8,11 @@ import (
 	"cardroom/game"
 	"cardroom/games/papayoo"
 	"cardroom/games/pisyedili"
+	"cardroom/games/rum500"
 )
 
 // all holds one entry per engine; each engine's package adds its line here.
-var all = []game.Engine{papayoo.Engine{}, pisyedili.Engine{}}
+var all = []game.Engine{papayoo.Engine{}, pisyedili.Engine{}, rum500.Engine{}}
 
 // Lookup returns the engine with the given name.
 func Lookup(name string) (game.Engine, error) {

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -45,12 +46,21 @@ type testServer struct {
 }
 
 func quietLog() *slog.Logger {
+	if os.Getenv("CR_DEBUG") != "" {
+		return slog.Default()
+	}
 	return slog.New(slog.NewTextHandler(io.Discard, nil))
 }
 
 // startServer runs a real server over loopback on a real SQLite file in dir.
 func startServer(t *testing.T, dir string, tc table.Config) *testServer {
 	t.Helper()
+	return startServerCfg(t, dir, Config{Table: tc, Rate: 10000, Burst: 10000})
+}
+
+func startServerCfg(t *testing.T, dir string, cfg Config) *testServer {
+	t.Helper()
+	tc := cfg.Table
 	st, err := store.OpenSQLite(filepath.Join(dir, "cardroom.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +68,8 @@ func startServer(t *testing.T, dir string, tc table.Config) *testServer {
 	if tc.Grace == 0 {
 		tc.Grace = time.Hour
 	}
-	s, err := New(Config{Store: st, Log: quietLog(), Table: tc})
+	cfg.Store, cfg.Log, cfg.Table = st, quietLog(), tc
+	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,6 +147,9 @@ type client struct {
 	mu   sync.Mutex
 	all  [][]byte // every message received, for the leak sweep
 	done chan struct{}
+	readErr error
+	// welcome is the first message.
+	welcome msg
 }
 
 func dial(t *testing.T, base string, sess session) *client {
@@ -159,6 +173,7 @@ func dial(t *testing.T, base string, sess session) *client {
 		for {
 			_, b, err := ws.Read(context.Background())
 			if err != nil {
+				c.readErr = err
 				return
 			}
 			c.mu.Lock()
@@ -168,7 +183,7 @@ func dial(t *testing.T, base string, sess session) *client {
 		}
 	}()
 	t.Cleanup(func() { ws.CloseNow() })
-	c.expect("welcome", nil)
+	c.welcome = c.expect("welcome", nil)
 	return c
 }
 
@@ -260,7 +275,7 @@ func (c *client) play(tableID string, seed uint64, stop func(map[int]state) bool
 	awaiting := false
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		if stop != nil && len(latest) > 0 && stop(latest) {
+		if stop != nil && !awaiting && len(latest) > 0 && stop(latest) {
 			return latest
 		}
 		if !awaiting {
@@ -270,7 +285,7 @@ func (c *client) play(tableID string, seed uint64, stop func(map[int]state) bool
 			}
 			for seat, s := range latest {
 				if s.Seq == maxSeq && len(s.Legal) > 0 && s.Status == "playing" {
-					mv := s.Legal[rng.IntN(len(s.Legal))]
+					mv := pickMove(rng, s.Legal)
 					c.send(map[string]any{"type": "move", "table": tableID, "seat": seat, "move": mv, "id": fmt.Sprint(s.Seq)})
 					awaiting = true
 					break
@@ -352,4 +367,19 @@ func (c *client) createTable(req map[string]any) string {
 			c.t.Fatalf("create: %v", m)
 		}
 	}
+}
+
+// pickMove plays a random legal move, preferring to play a card when one
+// can be played (random drawing makes Pis Yedili hands very long).
+func pickMove(rng *rand.Rand, legal []string) string {
+	var plays []string
+	for _, m := range legal {
+		if strings.HasPrefix(m, "play ") {
+			plays = append(plays, m)
+		}
+	}
+	if len(plays) > 0 {
+		return plays[rng.IntN(len(plays))]
+	}
+	return legal[rng.IntN(len(legal))]
 }

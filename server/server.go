@@ -53,6 +53,12 @@ type Config struct {
 	PingInterval time.Duration
 	// Assets is the browser client; default web.Assets().
 	Assets fs.FS
+	// Rate and Burst limit each connection's messages (default RatePerSec
+	// and RateBurst).
+	Rate  float64
+	Burst float64
+	// Seeds, if set, gives each new table's seed (tests); default random.
+	Seeds func() uint64
 }
 
 // Server is one card room node.
@@ -93,6 +99,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Assets == nil {
 		cfg.Assets = web.Assets()
+	}
+	if cfg.Rate <= 0 {
+		cfg.Rate = RatePerSec
+	}
+	if cfg.Burst < 1 {
+		cfg.Burst = RateBurst
 	}
 	s := &Server{
 		cfg: cfg, store: cfg.Store, log: cfg.Log, metrics: table.NewMetrics(),
@@ -248,6 +260,13 @@ func randomID(prefix string, n int) string {
 	return prefix + b32.EncodeToString(b)
 }
 
+func (s *Server) seed() uint64 {
+	if s.cfg.Seeds != nil {
+		return s.cfg.Seeds()
+	}
+	return randomSeed()
+}
+
 func randomSeed() uint64 {
 	var b [8]byte
 	rand.Read(b[:])
@@ -289,7 +308,7 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req create
 	}
 	meta := store.Table{
 		ID: randomID("t_", 6), Game: req.Game, Options: strings.Join(opts, " "), Private: req.Private,
-		ClockMS: req.ClockMS, BotLevel: req.BotLevel, Owner: sess.Player, Seed: randomSeed(),
+		ClockMS: req.ClockMS, BotLevel: req.BotLevel, Owner: sess.Player, Seed: s.seed(),
 		Status: store.StatusOpen,
 	}
 	if req.Private {

@@ -133,6 +133,7 @@ type conn struct {
 	done chan struct{}
 	once sync.Once
 	why  string
+	code websocket.StatusCode
 
 	// Owned by the reader goroutine:
 	watching map[string]*table.Table
@@ -163,11 +164,8 @@ func (c *conn) Send(b []byte) bool {
 func (c *conn) kill(code websocket.StatusCode, why string) {
 	c.once.Do(func() {
 		c.why = why
+		c.code = code
 		close(c.done)
-		go func() {
-			c.ws.Close(code, why)
-			c.ws.CloseNow()
-		}()
 	})
 }
 
@@ -189,7 +187,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(HardMaxFrame)
 	c := &conn{s: s, ws: ws, sess: sess, out: make(chan []byte, OutQueue), done: make(chan struct{}),
-		watching: map[string]*table.Table{}, tokens: RateBurst, last: time.Now()}
+		watching: map[string]*table.Table{}, tokens: s.cfg.Burst, last: time.Now()}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
@@ -207,14 +205,38 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.connections.Add(-1)
 		s.log.Debug("ws disconnect", "player", sess.Player, "why", c.why)
 	}()
-	go c.writer()
+	wdone := make(chan struct{})
+	go func() { c.writer(); close(wdone) }()
 	c.welcome()
 	c.reader()
+	c.kill(websocket.StatusNormalClosure, "")
+	<-wdone
 }
 
 func (c *conn) writer() {
 	ping := time.NewTicker(c.s.cfg.PingInterval)
 	defer ping.Stop()
+	defer func() {
+		// Flush what is queued (errors explaining a disconnection), briefly.
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+	flush:
+		for {
+			select {
+			case b := <-c.out:
+				if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+					c.s.log.Warn("flush", "err", err)
+					break flush
+				}
+			default:
+				break flush
+			}
+		}
+		go func() {
+			c.ws.Close(c.code, c.why)
+			c.ws.CloseNow()
+		}()
+	}()
 	for {
 		select {
 		case <-c.done:
@@ -281,17 +303,17 @@ func (c *conn) welcome() {
 	}
 	c.s.mu.Unlock()
 	c.sendJSON(map[string]any{"type": "welcome", "version": Version, "player": c.sess.Player, "name": c.sess.Name,
-		"limits": map[string]int{"max_message": MaxMessage, "rate": RatePerSec, "burst": RateBurst}, "seats": seats})
+		"limits": map[string]any{"max_message": MaxMessage, "rate": c.s.cfg.Rate, "burst": c.s.cfg.Burst}, "seats": seats})
 }
 
 // allow applies the rate limit; it reports false for a message over the
 // rate, and disconnects a client that keeps flooding.
 func (c *conn) allow() bool {
 	now := time.Now()
-	c.tokens += now.Sub(c.last).Seconds() * RatePerSec
+	c.tokens += now.Sub(c.last).Seconds() * c.s.cfg.Rate
 	c.last = now
-	if c.tokens > RateBurst {
-		c.tokens = RateBurst
+	if c.tokens > c.s.cfg.Burst {
+		c.tokens = c.s.cfg.Burst
 	}
 	if c.tokens >= 1 {
 		c.tokens--
@@ -331,7 +353,7 @@ func (c *conn) reader() {
 		c.s.msgsIn.Add(1)
 		if !c.allow() {
 			c.s.badInput.Add(1)
-			c.sendErr(nil, "", &table.Error{Code: "rate_limited", Msg: fmt.Sprintf("over %d messages a second: message dropped", RatePerSec)})
+			c.sendErr(nil, "", &table.Error{Code: "rate_limited", Msg: fmt.Sprintf("over %g messages a second: message dropped", c.s.cfg.Rate)})
 			continue
 		}
 		if typ != websocket.MessageText {

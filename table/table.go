@@ -258,6 +258,9 @@ func Create(ctx context.Context, cfg Config, meta store.Table) (*Table, error) {
 	}
 	t := newTable(cfg, meta, eng, st, nil)
 	t.start()
+	// Wait for the goroutine's start (a full table starts its game there),
+	// so the returned summary is current.
+	t.do(ctx, func() {})
 	return t, nil
 }
 

@@ -68,6 +68,12 @@ type Config struct {
 	MaxBranch   int           // decisions with more legal moves end the tree walk; 0 = 48
 	MaxSteps    int           // safety bound on one playout's length; 0 = 4000
 	Seed        uint64        // seeds the workers' generators
+	// Prior, if set, is the move the rule-based player would choose at the
+	// root; it is credited PriorShare × iterations extra visits when the
+	// most visited move is picked, so the search overrules the rules only
+	// when it finds a clearly better move (useful when playouts are noisy).
+	Prior      *game.Move
+	PriorShare float64
 }
 
 func (c Config) norm() Config {
@@ -102,7 +108,7 @@ type MoveStat struct {
 
 // Result is the outcome of a search.
 type Result struct {
-	Moves      []MoveStat // root moves, most visited first
+	Moves      []MoveStat // root moves, most visited first (counting the prior's extra visits)
 	Iterations int        // iterations done, over all workers
 	Elapsed    time.Duration
 }
@@ -195,9 +201,16 @@ func Search(ctx context.Context, e game.Engine, v game.View, newDomain func() Do
 			stats[i].Value /= float64(stats[i].Visits)
 		}
 	}
+	key := make(map[game.Move]float64, len(stats))
+	for _, m := range stats {
+		key[m.Move] = float64(m.Visits)
+		if cfg.Prior != nil && m.Move == *cfg.Prior {
+			key[m.Move] += cfg.PriorShare * float64(res.Iterations)
+		}
+	}
 	sort.SliceStable(stats, func(i, j int) bool {
-		if stats[i].Visits != stats[j].Visits {
-			return stats[i].Visits > stats[j].Visits
+		if ki, kj := key[stats[i].Move], key[stats[j].Move]; ki != kj {
+			return ki > kj
 		}
 		return stats[i].Value > stats[j].Value
 	})
@@ -238,10 +251,19 @@ type worker struct {
 	rewards []float64
 	iters   int
 	err     error
+	wide    Wider
+}
+
+// Wider is an optional Domain method: TooWide reports, without listing the
+// moves, that seat s has more than maxBranch legal moves at st (Papayoo's
+// pass), so the tree walk stops there.
+type Wider interface {
+	TooWide(st game.State, s game.Seat, maxBranch int) bool
 }
 
 func newWorker(e game.Engine, v game.View, dom Domain, cands []game.Move, cfg Config, seed uint64, nseats int) *worker {
 	w := &worker{e: e, v: v, dom: dom, cands: cands, cfg: cfg, rng: game.NewRand(seed), rewards: make([]float64, nseats)}
+	w.wide, _ = dom.(Wider)
 	w.nodes = make([]node, 1, 1024)
 	w.nodes[0] = node{first: -1, next: -1, seat: v.Observer()}
 	// Root children: one per candidate, in order.
@@ -343,6 +365,9 @@ func (w *worker) iterate() error {
 			break
 		}
 		s := w.seats[0]
+		if w.wide != nil && w.wide.TooWide(st, s, w.cfg.MaxBranch) {
+			break
+		}
 		w.legal = st.Legal(s, w.legal[:0])
 		if len(w.legal) == 0 || len(w.legal) > w.cfg.MaxBranch {
 			break

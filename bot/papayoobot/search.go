@@ -94,6 +94,11 @@ func (d *Domain) Reward(st game.State, out []float64) {
 	}
 }
 
+// TooWide implements ismcts.Wider: a pass has thousands of choices.
+func (d *Domain) TooWide(st game.State, s game.Seat, maxBranch int) bool {
+	return st.(*papayoo.State).InPassPhase()
+}
+
 // Candidates implements ismcts.Domain: a pruned set of passes.
 func (d *Domain) Candidates(st game.State, s game.Seat, legal []game.Move, maxBranch int, r *game.Rand) []game.Move {
 	ps := st.(*papayoo.State)

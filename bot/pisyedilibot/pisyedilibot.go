@@ -168,6 +168,11 @@ func Rule(gv game.View, legal []game.Move, r *game.Rand, easy bool) game.Move {
 	return Choose(legal, InfoFromView(v), r, easy)
 }
 
+// PriorShare is the share of the hard bot's iterations credited to the
+// rule-based move (see ismcts.Config.Prior): Pis Yedili's playouts are very
+// noisy, so the search must clearly beat the rules to overrule them.
+const PriorShare = 0.2
+
 // Noise is the share of random moves in playouts.
 const Noise = 0.1
 

@@ -282,3 +282,35 @@ func TestUsageErrors(t *testing.T) {
 		t.Errorf("garbage record: exit %d, %q", code, errOut)
 	}
 }
+
+// A record written by hand sets up a position (docs/records.md): seat 1 has
+// no spade after the pass (papayoo.md §4.5: void, so any card is legal) and
+// holds the five Payoo cards seat 0 passed it (§4.3).
+func TestHandWrittenRecord(t *testing.T) {
+	p := filepath.Join("testdata", "papayoo-handwritten.rec")
+	js, errOut, code := runCLI(t, "legal", p, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var got struct {
+		Seats []struct {
+			Seat  int
+			Moves []string
+		}
+	}
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Seats) != 1 || got.Seats[0].Seat != 1 || len(got.Seats[0].Moves) != 20 {
+		t.Fatalf("want seat 1 with all 20 cards legal, got %+v", got.Seats)
+	}
+	joined := strings.Join(got.Seats[0].Moves, ",")
+	for _, m := range []string{"play 1P", "play 5P", "play 6H"} {
+		if !strings.Contains(joined, m) {
+			t.Errorf("legal moves lack %q", m)
+		}
+	}
+	if strings.Contains(joined, "play 6P") {
+		t.Error("seat 1 still holds a card it passed")
+	}
+}

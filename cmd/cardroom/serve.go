@@ -54,6 +54,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	botDelay := fs.Duration("bot-delay", 500*time.Millisecond, "pause before each bot move")
 	linger := fs.Duration("linger", 2*time.Minute, "how long a finished table stays in memory")
 	queue := fs.Int("queue", 64, "commands queued per table before refusing (busy)")
+	rate := fs.Float64("rate", server.RatePerSec, "messages a second allowed per connection")
+	burst := fs.Float64("burst", server.RateBurst, "message burst allowed per connection")
 	logLevel := fs.String("log-level", envOr("CARDROOM_LOG", "info"), "debug, info, warn or error")
 	logJSON := fs.Bool("log-json", false, "structured logs as JSON instead of text")
 	if err := fs.Parse(args); err != nil {
@@ -81,7 +83,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	srv, err := server.New(server.Config{
-		Store: st, Log: log,
+		Store: st, Log: log, Rate: *rate, Burst: *burst,
 		Table: table.Config{Grace: *grace, BotDelay: *botDelay, Linger: *linger, QueueSize: *queue},
 	})
 	if err != nil {

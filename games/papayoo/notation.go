@@ -53,7 +53,7 @@ func parseMove(text string) (game.Move, error) {
 	if len(f) == 0 {
 		return game.Move{}, game.Errorf(game.ErrMalformed, game.Spectator, text, "empty move")
 	}
-	switch strings.ToLower(f[0]) {
+	switch f[0] {
 	case "play":
 		if len(f) != 2 {
 			return game.Move{}, game.Errorf(game.ErrMalformed, game.Spectator, text, "want \"play <card>\"")

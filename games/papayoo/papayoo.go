@@ -191,7 +191,7 @@ func newState(o game.Options) (*State, error) {
 		n:      int8(n),
 		hs:     int8(handSize[n]),
 		ks:     int8(passSize[n]),
-		rounds: int32(r),
+		rounds: r,
 		dealer: -1,
 		leader: -1,
 		turn:   -1,
@@ -227,8 +227,8 @@ type State struct {
 	best      int8  // current trick: the best card of the led suit so far
 	bestSeat  int8  // current trick: who played it
 	trickPts  int16 // current trick: points in it so far
-	rounds    int32
-	round     int32 // current round, 1-based; 0 before the first deal
+	rounds    int
+	round     int // current round, 1-based; 0 before the first deal
 	deck      game.Mask
 	hands     [8]game.Mask
 	pass      [8]game.Mask // each seat's pass (kept for the round, for views)
@@ -286,6 +286,44 @@ func (s *State) RoundPoints(seat int) int { return int(s.points[seat]) }
 
 // Total is a seat's cumulative score over finished rounds.
 func (s *State) Total(seat int) int { return int(s.totals[seat]) }
+
+// Played is the mask of the cards a seat has played this round.
+func (s *State) Played(seat int) game.Mask { return s.played[seat] }
+
+// Voids is the set of suits (bit per suit, 4 = Payoo) a seat has shown void
+// in this round by not following.
+func (s *State) Voids(seat int) uint8 { return s.voids[seat] }
+
+// PassOf is the pass a seat submitted this round (0 before it passes).
+func (s *State) PassOf(seat int) game.Mask { return s.pass[seat] }
+
+// TrickCards appends the card indices of the current trick in play order
+// (the first is the leader's) and returns the leader.
+func (s *State) TrickCards(buf []int) ([]int, int) {
+	if s.phase != phPlay {
+		return buf, -1
+	}
+	start := int(s.tricks) * int(s.n)
+	for j := 0; j < int(s.inTrick); j++ {
+		buf = append(buf, int(s.plays[start+j]))
+	}
+	return buf, int(s.leader)
+}
+
+// Tricks is the number of completed tricks this round.
+func (s *State) Tricks() int { return int(s.tricks) }
+
+// PapayooIndex is the index of the Papayoo card, -1 before the die.
+func (s *State) PapayooIndex() int { return int(s.pap) }
+
+// CardPoints is what card index i is worth this round.
+func (s *State) CardPoints(i int) int {
+	p := int(payooPts[i])
+	if int8(i) == s.pap {
+		p += 40
+	}
+	return p
+}
 
 // CopyFrom makes s an independent copy of t without allocating.
 func (s *State) CopyFrom(t *State) {

@@ -146,6 +146,11 @@ func TestPropertyRandomGames(t *testing.T) {
 				if step%3 == 0 {
 					checkSample(t, s, game.Seat(sr.IntN(n+1)-1), &sr)
 				}
+				if s.phase == phOver || s.phase == phDeal && s.round > 0 || s.phase == phDie {
+					for obs := game.Seat(-1); int(obs) < n; obs++ {
+						checkSample(t, s, obs, &sr)
+					}
+				}
 				// A refused move leaves the state exactly as it was.
 				before := s.Clone().(*State)
 				bad := []struct {

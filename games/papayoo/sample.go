@@ -310,7 +310,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	if obs >= n || obs < -1 {
 		return nil, sampleErr("bad observer %d", obs)
 	}
-	s.round = int32(v.Round)
+	s.round = v.Round
 	s.dealer = int8(v.Dealer)
 	// Scores and totals.
 	fin := len(v.Scores)
@@ -414,7 +414,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 			h[obs] = own
 		}
 		s.setDeal(&h)
-		s.round = int32(v.Round)
+		s.round = v.Round
 		for j := 0; j < n; j++ {
 			if passed&(1<<uint(j)) == 0 {
 				continue
@@ -543,7 +543,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		dealt[j] = post[j]&^pass[(j+n-1)%n] | pass[j]
 	}
 	s.setDeal(&dealt)
-	s.round = int32(v.Round)
+	s.round = v.Round
 	for j := 0; j < n; j++ {
 		s.SubmitPass(j, pass[j])
 	}

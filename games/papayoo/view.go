@@ -199,7 +199,7 @@ func (v *View) String() string {
 	if v.Seat >= 0 {
 		fmt.Fprintf(&b, "hand: %s\n", strings.Join(v.Hand, " "))
 		if v.MyPass != nil {
-			fmt.Fprintf(&b, "passed: %s\n", strings.Join(v.MyPass, " "))
+			fmt.Fprintf(&b, "my pass: %s\n", strings.Join(v.MyPass, " "))
 		}
 		if v.Received != nil {
 			fmt.Fprintf(&b, "received: %s\n", strings.Join(v.Received, " "))
@@ -207,7 +207,7 @@ func (v *View) String() string {
 	}
 	fmt.Fprintf(&b, "hand sizes: %v\n", v.HandSizes)
 	if v.Phase == PhasePass {
-		fmt.Fprintf(&b, "passed: %v\n", v.Passed)
+		fmt.Fprintf(&b, "seats passed: %v\n", v.Passed)
 	}
 	for i, t := range v.Tricks {
 		fmt.Fprintf(&b, "trick %d: led by %d: %s; won by %d (%d points)\n", i+1, t.Leader, strings.Join(t.Cards, " "), t.Winner, t.Points)

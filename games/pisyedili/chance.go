@@ -285,6 +285,7 @@ func (s *State) applyDeal(hands *[maxSeats][handSize]game.Card, stock *[maxCards
 	s.turn, s.why = s.cw(s.dealer), whyFirst
 	s.dir, s.dead, s.openLeft, s.drawn = 1, 0, s.n, game.NoCard
 	s.job = jobNone
+	s.voids = [maxSeats][2]void{}
 }
 
 // applyShuffle makes d (top first) the new stock; the top of the pile stays.

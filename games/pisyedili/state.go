@@ -89,6 +89,18 @@ const (
 
 var reasonNames = [...]string{"", "first", "next", "skip", "bounce", "reverse", "ace", "penalty", "opening_draw"}
 
+type void struct {
+	f game.Mask
+	k int
+}
+
+const (
+	voidOpening = 0
+	voidPass    = 1
+)
+
+var voidNames = [...]string{"opening_draw", "forced_pass"}
+
 // result is one finished hand (fixed size, so ending a hand allocates nothing).
 type result struct {
 	finisher int8 // -1: blocked hand
@@ -141,6 +153,13 @@ type State struct {
 	jobOwner  int // the player who caused the job (ace, finisher)
 	seatsLeft int // seats still to draw (ace, end of hand), including jobSeat
 	lapse     bool
+
+	// shown voids (public inferences, §6 and §7): seat p held no card of
+	// voids[p][w].f at some moment and has received voids[p][w].k cards
+	// since, so it holds at most k cards of f. w = voidOpening (it drew in
+	// the opening round, so it held no plain club) or voidPass (a forced
+	// pass: it held no playable card). f == 0: none.
+	voids [maxSeats][2]void
 
 	hand   int // current hand number (1-based), 0 before the first deal
 	dealer int
@@ -242,6 +261,8 @@ func msCount(m1, m2, of game.Mask) int { return (m1 & of).Count() + (m2 & of).Co
 func (s *State) add(p int, c game.Card) {
 	msAdd(&s.h1[p], &s.h2[p], idx(c))
 	s.hn[p]++
+	s.voids[p][0].k++
+	s.voids[p][1].k++
 }
 
 func (s *State) remove(p int, c game.Card) {
@@ -255,8 +276,23 @@ func (s *State) remove(p int, c game.Card) {
 }
 
 // seat arithmetic
-func (s *State) step(p, k int) int { return ((p+k*s.dir)%s.n + s.n) % s.n }
-func (s *State) cw(p int) int      { return (p + 1) % s.n }
+func (s *State) step(p, k int) int {
+	q := p + k*s.dir
+	for q >= s.n {
+		q -= s.n
+	}
+	for q < 0 {
+		q += s.n
+	}
+	return q
+}
+
+func (s *State) cw(p int) int {
+	if p+1 == s.n {
+		return 0
+	}
+	return p + 1
+}
 
 func (s *State) drawable() bool { return s.stockN > 0 || s.pileN > 1 }
 
@@ -371,16 +407,18 @@ func (s *State) Legal(seat game.Seat, buf []game.Move) []game.Move {
 	if !s.acting() || p != s.turn {
 		return buf
 	}
-	for m := s.playMask(p); m != 0; m &= m - 1 {
-		i := bits.TrailingZeros64(uint64(m))
-		c := faceCard[i]
-		if c.Rank() == game.Jack && c != game.Joker && s.ph != phOpening {
-			for a := uint8(1); a <= 4; a++ {
-				buf = append(buf, game.Move{Op: OpPlay, Card: c, A: a})
-			}
-			continue
-		}
-		buf = append(buf, game.Move{Op: OpPlay, Card: c})
+	plays := s.playMask(p)
+	jacks := plays & jackMask
+	if s.ph == phOpening {
+		jacks = 0
+	}
+	for m := plays &^ jacks; m != 0; m &= m - 1 {
+		buf = append(buf, game.Move{Op: OpPlay, Card: faceCard[bits.TrailingZeros64(uint64(m))]})
+	}
+	for m := jacks; m != 0; m &= m - 1 {
+		c := faceCard[bits.TrailingZeros64(uint64(m))]
+		buf = append(buf, game.Move{Op: OpPlay, Card: c, A: 1}, game.Move{Op: OpPlay, Card: c, A: 2},
+			game.Move{Op: OpPlay, Card: c, A: 3}, game.Move{Op: OpPlay, Card: c, A: 4})
 	}
 	if s.canDraw(p) {
 		buf = append(buf, game.Move{Op: OpDraw})
@@ -424,6 +462,9 @@ func (s *State) check(seat game.Seat, m game.Move) error {
 		return game.Errorf(game.ErrMalformed, seat, s.FormatMove(m), "unused move fields are set")
 	}
 	txt := func() string { return s.FormatMove(m) }
+	if m.Op != OpPlay && (m.Card != 0 || m.A != 0) {
+		return game.Errorf(game.ErrMalformed, seat, txt(), "this move takes no card")
+	}
 	switch m.Op {
 	case OpPlay:
 		i := idx(m.Card)
@@ -469,9 +510,6 @@ func (s *State) check(seat game.Seat, m game.Move) error {
 		}
 	default:
 		return game.Errorf(game.ErrMalformed, seat, txt(), "unknown move")
-	}
-	if m.Op != OpPlay && (m.Card != 0 || m.A != 0) {
-		return game.Errorf(game.ErrMalformed, seat, txt(), "this move takes no card")
 	}
 	return nil
 }
@@ -563,6 +601,7 @@ func (s *State) apply(p int, m game.Move) {
 	case OpDraw:
 		s.dead = 0
 		if s.ph == phOpening {
+			s.voids[p][voidOpening] = void{f: plainClubs}
 			s.startJob(jobOpening, p, 1)
 		} else {
 			s.startJob(jobVoluntary, p, 1)
@@ -584,6 +623,11 @@ func (s *State) apply(p int, m game.Move) {
 		}
 		// A forced pass: nothing can be drawn and nothing played.
 		s.dead++
+		if s.ph == phOpening {
+			s.voids[p][voidPass] = void{f: clubsMask}
+		} else {
+			s.voids[p][voidPass] = void{f: s.matchMask()}
+		}
 		if s.ph == phOpening {
 			s.openLeft--
 			if s.openLeft == 0 {
@@ -836,6 +880,7 @@ func (s *State) score() {
 		s.totals[p] += r.points[p]
 	}
 	s.hasCur = true
+	s.voids = [maxSeats][2]void{}
 	s.h1, s.h2, s.hn = [maxSeats]game.Mask{}, [maxSeats]game.Mask{}, [maxSeats]int{}
 	s.stockN, s.pileN = 0, 0
 	s.pool1, s.pool2 = 0, 0

@@ -11,7 +11,7 @@ import (
 // order, except Pile, which is in the order the cards were played (bottom
 // first, top last).
 type View struct {
-	Seat        game.Seat    `json:"seat"`         // the observer, -1 for a spectator
+	Seat        game.Seat    `json:"observer"`     // the observer, -1 for a spectator
 	Options     game.Options `json:"options"`      // the game's options (normalized)
 	Players     int          `json:"players"`      //
 	HandNo      int          `json:"hand_no"`      // the current (or last) hand, 1-based; 0 before the first deal
@@ -19,9 +19,11 @@ type View struct {
 	Dealer      game.Seat    `json:"dealer"`       // -1 before the first dealer is drawn
 	Phase       string       `json:"phase"`        // deal, opening, normal, after_draw, ace_continue, hand_over, game_over
 	Chance      string       `json:"chance"`       // the pending chance outcome: dealer, deal, shuffle, or ""
+	ToAct       []int        `json:"to_act"`       // the seats that must act now (none while chance is pending)
 	Turn        game.Seat    `json:"turn"`         // the player to move (or whose turn is in progress); -1 if none
 	TurnReason  string       `json:"turn_reason"`  // why Turn has the turn: first, next, skip, bounce, reverse, ace, penalty, opening_draw
 	Direction   string       `json:"direction"`    // clockwise or counterclockwise: where the turn goes after a plain card
+	Next        game.Seat    `json:"next"`         // the seat after Turn in the direction of play (after a plain card, a pass, a penalty or end); -1 if none
 	OpeningLeft int          `json:"opening_left"` // opening-round turns still to play
 	Top         string       `json:"top"`          // the top card of the discard pile
 	ActiveSuit  string       `json:"active_suit"`  // the suit to follow (named by a jack, kept under a joker)
@@ -35,12 +37,24 @@ type View struct {
 	StockSize   int          `json:"stock_size"`
 	Pile        []string     `json:"pile"`       // the discard pile, bottom first (public history since the last reshuffle)
 	StockPool   []string     `json:"stock_pool"` // the cards the stock was formed from at the last reshuffle; nil = the whole deck (since the deal)
+	Shown       []Void       `json:"shown,omitempty"` // what passes and opening draws showed about hidden hands
 	Drawing     *Drawing     `json:"drawing,omitempty"`
 	Revealed    [][]string   `json:"revealed,omitempty"` // every hand, once the hand is over (end-of-hand draws in progress)
 	Ending      *HandResult  `json:"ending,omitempty"`   // the hand being ended (phase hand_over)
 	Finished    []HandResult `json:"finished"`           // finished hands
 	Totals      []int        `json:"totals"`
 	Winners     []game.Seat  `json:"winners,omitempty"`
+}
+
+// Void is a public inference about a hand: at some moment Seat held none of
+// Lacks (a forced pass: no playable card; a draw in the opening round: no
+// plain club), and it has received Since cards since then, so it holds at
+// most Since of them now. Shown only while Since is below the hand size.
+type Void struct {
+	Seat  game.Seat `json:"seat"`
+	Why   string    `json:"why"`   // forced_pass or opening_draw
+	Lacks []string  `json:"lacks"` // faces, sorted, each once
+	Since int       `json:"since"`
 }
 
 // Chain is a pending penalty chain.
@@ -104,6 +118,7 @@ func (s *State) View(obs game.Seat) game.View {
 		Dealer:      game.Seat(s.dealer),
 		Phase:       phaseNames[s.ph],
 		Chance:      chanceNames[s.chance],
+		ToAct:       []int{},
 		Turn:        game.Seat(s.turn),
 		TurnReason:  reasonNames[s.why],
 		Direction:   "clockwise",
@@ -117,6 +132,13 @@ func (s *State) View(obs game.Seat) game.View {
 	}
 	if s.dir < 0 {
 		v.Direction = "counterclockwise"
+	}
+	if s.acting() {
+		v.ToAct = append(v.ToAct, s.turn)
+	}
+	v.Next = -1
+	if s.turn >= 0 {
+		v.Next = game.Seat(s.step(s.turn, 1))
 	}
 	if s.pileN > 0 {
 		v.Top = fmtCard(s.pile[s.pileN-1])
@@ -140,6 +162,15 @@ func (s *State) View(obs game.Seat) game.View {
 	}
 	if s.pool1 != s.full1 || s.pool2 != s.full2 {
 		v.StockPool = msList(s.pool1, s.pool2)
+	}
+	if s.ph >= phOpening && s.ph <= phAceContinue {
+		for p := 0; p < s.n; p++ {
+			for w, vd := range s.voids[p] {
+				if vd.f != 0 && vd.k < s.hn[p] {
+					v.Shown = append(v.Shown, Void{Seat: game.Seat(p), Why: voidNames[w], Lacks: msList(vd.f, 0), Since: vd.k})
+				}
+			}
+		}
 	}
 	if s.job != jobNone {
 		v.Drawing = &Drawing{Kind: jobNames[s.job], Seat: game.Seat(s.jobSeat), Left: s.jobLeft, Owner: game.Seat(s.jobOwner), SeatsLeft: s.seatsLeft}
@@ -193,7 +224,7 @@ func (v *View) String() string {
 		fmt.Fprintf(&b, ", waiting for chance: %s", v.Chance)
 	}
 	if v.Turn >= 0 {
-		fmt.Fprintf(&b, ", seat %d to move (%s), direction %s", v.Turn, v.TurnReason, v.Direction)
+		fmt.Fprintf(&b, ", seat %d to move (%s), then seat %d (%s)", v.Turn, v.TurnReason, v.Next, v.Direction)
 	}
 	b.WriteString("\n")
 	if v.Phase == "opening" {
@@ -219,6 +250,9 @@ func (v *View) String() string {
 	fmt.Fprintf(&b, "pile: %s\n", strings.Join(v.Pile, " "))
 	if v.Drawing != nil {
 		fmt.Fprintf(&b, "drawing (%s): seat %d draws %d more, %d seats left\n", v.Drawing.Kind, v.Drawing.Seat, v.Drawing.Left, v.Drawing.SeatsLeft)
+	}
+	for _, vd := range v.Shown {
+		fmt.Fprintf(&b, "seat %d showed (%s) it held none of %s, and has received %d cards since\n", vd.Seat, vd.Why, strings.Join(vd.Lacks, " "), vd.Since)
 	}
 	for p, h := range v.Revealed {
 		fmt.Fprintf(&b, "seat %d shows: %s\n", p, strings.Join(h, " "))

@@ -272,11 +272,10 @@ func (s *State) applyTake(seat int, m game.Move) string {
 	if reason != "" {
 		return reason
 	}
-	_ = joker
 	s.takeCards(seat, i, nh)
 	s.hands[seat].remove(c)
 	s.known[seat].remove(c)
-	s.layoff(k, f, c == jokerIx, end, seat)
+	s.layoff(k, f, joker, end, seat)
 	s.log(seat, m)
 	s.phase = phPlay
 	s.afterPlay(seat)

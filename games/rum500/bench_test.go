@@ -84,3 +84,47 @@ func TestCPUPerHand(t *testing.T) {
 	}
 	t.Logf("%d hands: CPU %v/hand, wall %v/hand, %.1f moves/hand", hands, (cpu()-t0)/hands, time.Since(w0)/hands, float64(p.moves)/hands)
 }
+
+// bigPosition: a 22-card hand (two decks) facing a 30-card discard pile and
+// eight melds on the table.
+func bigPosition(tb testing.TB, play bool) *State {
+	return build(tb, pos{
+		opts: "players=5",
+		hands: []string{
+			"AS 2S 3S 4S 5S 6S 7S 9H 9D 9C 10H JH QH KH AD 2D 3D 5C 6C 7C 8C 8S",
+			"2C", "3C", "4C", "9S",
+		},
+		pile: "KS QS JS 10S 9S 8H 7H 6H 5H 4H 3H 2H AH KD QD JD 10D 9D 8D 7D 6D 5D 4D KC QC JC 10C 9C 4C 3C",
+		melds: []mspec{{"AS AH AD", 1}, {"2H 2D 2C", 2}, {"8S 8H 8D", 3}, {"10S 10D 10C", 4},
+			{"5S 6S 7S", 1}, {"JH QH KH", 2}, {"4D 5D 6D", 3}, {"6C 7C 8C", 4}},
+		stock:  "rest",
+		toMove: 0,
+		play:   play,
+	})
+}
+
+// BenchmarkLegalDeepTake lists the draws of a seat holding 22 cards with a
+// 30-card pile (every take and each of its uses).
+func BenchmarkLegalDeepTake(b *testing.B) {
+	s := bigPosition(b, false)
+	buf := s.Legal(0, nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf = s.Legal(0, buf[:0])
+	}
+	b.ReportMetric(float64(len(buf)), "moves")
+}
+
+// BenchmarkLegalBigHand lists the melds, lay-offs and discards of a seat
+// holding 22 cards.
+func BenchmarkLegalBigHand(b *testing.B) {
+	s := bigPosition(b, true)
+	buf := s.Legal(0, nil)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		buf = s.Legal(0, buf[:0])
+	}
+	b.ReportMetric(float64(len(buf)), "moves")
+}

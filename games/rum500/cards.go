@@ -10,10 +10,20 @@ import (
 // joker. Piles, stocks and meld owners hold indices (uint8).
 
 // ix maps a card to its index, or -1 if it is not a card of the deck.
-func ix(c game.Card) int { return game.Standard.Index(c) }
+func ix(c game.Card) int { return int(cardIx[c]) }
 
-// card maps an index back to the card.
-func card(i int) game.Card { return game.Standard.Card(i) }
+// card maps an index (0..52) back to the card; NoCard outside.
+func card(i int) game.Card {
+	if uint(i) < uint(len(ixCard)) {
+		return ixCard[i]
+	}
+	return game.NoCard
+}
+
+var (
+	cardIx [256]int8
+	ixCard [53]game.Card
+)
 
 func cardStr(i int) string { return game.Standard.Format(card(i)) }
 
@@ -25,6 +35,12 @@ var value [53]int
 var rankMask [14]game.Mask
 
 func init() {
+	for c := range cardIx {
+		cardIx[c] = int8(game.Standard.Index(game.Card(c)))
+	}
+	for i := range ixCard {
+		ixCard[i] = game.Standard.Card(i)
+	}
 	for i := 0; i < 52; i++ {
 		r := i%13 + 1
 		switch {
@@ -132,11 +148,4 @@ func (h *hand) strs() []string {
 		out = append(out, cardStr(i))
 	}
 	return out
-}
-
-// sub removes the cards of o (as far as present) from h.
-func (h *hand) subFrom(o *hand) {
-	for _, i := range o.indices(nil) {
-		h.remove(i)
-	}
 }

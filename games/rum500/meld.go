@@ -19,6 +19,7 @@ type meld struct {
 	faces  game.Mask // the faces on the meld (what jokers stand for included)
 	jokers game.Mask // the faces jokers stand for
 	owner  [14]int8  // run: by position; set: by suit
+	acc    [2]int8   // the faces accept() gives, kept up to date
 }
 
 const suit13 = 0x1FFF
@@ -105,7 +106,15 @@ func shape(faces, jk game.Mask, b uint8) (meld, string) {
 // accept gives the faces that may be laid off on the meld: at the low and
 // high end of a run, or the missing suit of a set of three (as low). -1 when
 // none.
-func (m *meld) accept() (low, high int) {
+func (m *meld) accept() (low, high int) { return int(m.acc[0]), int(m.acc[1]) }
+
+// refresh recomputes acc after the meld changed.
+func (m *meld) refresh() {
+	l, h := m.computeAccept()
+	m.acc = [2]int8{int8(l), int8(h)}
+}
+
+func (m *meld) computeAccept() (low, high int) {
 	low, high = -1, -1
 	if !m.run {
 		if m.faces.Count() < 4 {
@@ -217,6 +226,7 @@ func (s *State) place(m meld, seat int) {
 			}
 		}
 	}
+	m.refresh()
 	s.melds[s.meldsN] = m
 	s.meldsN++
 }
@@ -232,6 +242,7 @@ func (s *State) layoff(k int, f int, joker bool, end uint8, seat int) {
 	if !m.run {
 		m.owner[f/13] = int8(seat)
 		s.table[seat] += m.points(f, joker, 0)
+		m.refresh()
 		return
 	}
 	var p int
@@ -244,4 +255,5 @@ func (s *State) layoff(k int, f int, joker bool, end uint8, seat int) {
 	}
 	m.owner[p] = int8(seat)
 	s.table[seat] += m.points(f, joker, p)
+	m.refresh()
 }

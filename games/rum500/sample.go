@@ -139,6 +139,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 			f := m.slotFace(sl)
 			s.table[o] += m.points(f, jk.Has(f), sl)
 		}
+		m.refresh()
 		s.melds[s.meldsN] = m
 		s.meldsN++
 	}

@@ -14,17 +14,17 @@ import (
 // stock order are private, except that the order of a stock made by turning
 // the discard pile over is public.
 type View struct {
-	Seat     int          `json:"observer"` // game.Spectator (-1) for the public view
-	Players  int          `json:"players"`
-	Options  game.Options `json:"options"`
-	Phase    string       `json:"phase"`       // dealer, deal, draw, play, over
-	HandNo   int          `json:"hand_number"` // hands dealt so far
-	Dealer   int          `json:"dealer"`      // -1 before the first dealer is drawn
-	ToAct    int          `json:"to_act"`      // -1 when no seat is to act
-	Hand     []string     `json:"hand"`        // the observer's hand, sorted (nil for spectators)
-	Pile     []string     `json:"pile"`        // the discard pile, bottom → top
-	Melds    []MeldView   `json:"melds"`
-	Stock    int          `json:"stock"`
+	Seat    int          `json:"observer"` // game.Spectator (-1) for the public view
+	Players int          `json:"players"`
+	Options game.Options `json:"options"`
+	Phase   string       `json:"phase"`       // dealer, deal, draw, play, over
+	HandNo  int          `json:"hand_number"` // hands dealt so far
+	Dealer  int          `json:"dealer"`      // -1 before the first dealer is drawn
+	ToAct   int          `json:"to_act"`      // -1 when no seat is to act
+	Hand    []string     `json:"hand"`        // the observer's hand, sorted (nil for spectators)
+	Pile    []string     `json:"pile"`        // the discard pile, bottom → top
+	Melds   []MeldView   `json:"melds"`
+	Stock   int          `json:"stock"`
 	// StockCards is the stock, top first, when its order is public (after
 	// the pile was turned over); nil otherwise.
 	StockCards []string   `json:"stock_cards"`

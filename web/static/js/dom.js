@@ -29,11 +29,25 @@ function append(e, children) {
 // same data-key when there was one.
 export function replace(root, ...children) {
   const active = document.activeElement;
-  const key = active && root.contains(active) ? active.dataset.key : null;
+  let sel = null;
+  if (active && root.contains(active) && active !== root) {
+    if (active.dataset.key) sel = `[data-key="${CSS.escape(active.dataset.key)}"]`;
+    else if (active.dataset.testid) sel = `[data-testid="${CSS.escape(active.dataset.testid)}"]`;
+    else if (active.id) sel = '#' + CSS.escape(active.id);
+  }
   root.replaceChildren();
   append(root, children);
-  if (key) {
-    const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+  if (sel) {
+    const again = root.querySelector(sel);
     if (again) again.focus({ preventScroll: true });
+    else {
+      // The focused control is gone (a card was played): keep the keyboard
+      // user in the hand, else on the table.
+      const next = root.querySelector('[data-testid=hand-card]:not([disabled])') || root.querySelector('[data-testid=hand-card]') || root.querySelector('[data-testid=felt]');
+      if (next) {
+        if (!next.hasAttribute('tabindex') && next.tagName !== 'BUTTON') next.setAttribute('tabindex', '-1');
+        next.focus({ preventScroll: true });
+      }
+    }
   }
 }

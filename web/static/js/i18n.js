@@ -29,10 +29,10 @@ async function load(l) {
 
 export async function setLang(l, remember) {
   if (!LANGS.includes(l)) l = 'en';
+  if (remember) localStorage.setItem('cardroom.lang', l);
   if (!Object.keys(fallback).length) fallback = await load('en');
   dict = l === 'en' ? fallback : await load(l);
   lang = l;
-  if (remember) localStorage.setItem('cardroom.lang', l);
   document.documentElement.lang = l;
   for (const f of listeners) f(l);
 }
@@ -41,6 +41,7 @@ export function onLangChange(f) { listeners.push(f); }
 
 // t("key", {name: "x"}) → the text with {name} replaced.
 export function t(key, params) {
+  if (params && params.n === 1 && (dict[key + '_one'] !== undefined || fallback[key + '_one'] !== undefined)) key += '_one';
   let s = dict[key] ?? fallback[key];
   if (s === undefined) return key;
   if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? String(params[k]) : m));

@@ -3,7 +3,7 @@ import { h, replace } from './dom.js';
 import { t, setLang, detectLang, currentLang, LANGS, LANG_NAMES, onLangChange, renderRich } from './i18n.js';
 import { Conn, api } from './net.js';
 import { cardSVG } from './cards.js';
-import { describeMove, seatName, pick } from './util.js';
+import { describeMove, seatName, pick, cardEl } from './util.js';
 import papayoo from './papayoo.js';
 import rum500 from './rum500.js';
 import pisyedili from './pisyedili.js';
@@ -23,6 +23,7 @@ const app = {
   invites: new Map(), // table id → invite code
   sound: localStorage.getItem('cardroom.sound') !== 'off',
   clockTimer: null,
+  errors: [],        // the last errors shown (for tests and debugging)
 };
 window.cardroom = app; // for tests and debugging
 
@@ -44,6 +45,7 @@ async function boot() {
   }
   try { app.gamesInfo = await api('GET', '/api/games'); } catch { app.gamesInfo = null; }
   if (app.me) connect();
+  renderHeader();
   window.addEventListener('hashchange', route);
   route();
   document.addEventListener('keydown', onKey);
@@ -130,6 +132,10 @@ function onMessage(msg) {
     }
     case 'error':
       showError(msg);
+      if ((msg.code === 'no_table' || msg.code === 'forbidden') && app.route && app.route.name === 'table' && app.route.id === msg.table) {
+        const tb = tableData(msg.table);
+        if (!mainState(tb)) { tb.ui.missing = true; renderTable(); }
+      }
       break;
   }
 }
@@ -141,6 +147,8 @@ function tableData(id) {
 
 export function showError(e) {
   const code = e.code || 'internal';
+  app.errors.push({ code, message: e.message || '', at: Date.now() });
+  if (app.errors.length > 50) app.errors.shift();
   const key = 'error.' + code;
   let text = t(key);
   if (text === key) text = t('error.unknown');
@@ -498,7 +506,7 @@ function renderTable() {
   const tb = tableData(id);
   const st = mainState(tb);
   if (!st) {
-    replace(main, h('div', { class: 'panel', 'data-testid': 'table-loading' }, h('p', {}, t('table.loading')),
+    replace(main, h('div', { class: 'panel', 'data-testid': tb.ui.missing ? 'table-missing' : 'table-loading' }, h('p', {}, tb.ui.missing ? t('table.no_table') : t('table.loading')),
       h('a', { href: '#/' }, t('table.back'))));
     return;
   }
@@ -550,7 +558,17 @@ function renderSeat(ctx, s, mod) {
     s.away ? h('span', { class: 'badge' }, t('table.away')) : null,
     s.kind === 'human' && !s.connected ? h('span', { class: 'badge' }, t('table.offline')) : null),
   info ? h('div', { class: 'meta' }, info) : null,
+  backs(ctx, s.seat),
   turn ? h('div', { class: 'meta' }, t('table.to_act'), ' ', clock) : null);
+}
+
+function backs(ctx, seat) {
+  const sizes = (ctx.view && ctx.view.hand_sizes) || [];
+  const n = sizes[seat] || 0;
+  if (seat === ctx.seat || !n) return null;
+  const row = h('div', { class: 'backs', 'aria-hidden': 'true' });
+  for (let i = 0; i < Math.min(n, 12); i++) row.appendChild(cardEl('back', {}));
+  return row;
 }
 
 function renderWaiting(ctx, tb) {
@@ -588,7 +606,7 @@ function finalDialog(ctx, tb) {
       h('table', { class: 'list' },
         h('thead', {}, h('tr', {}, h('th', {}, t('final.place')), h('th', {}, t('final.player')), h('th', {}, t('final.total')))),
         h('tbody', {}, rows.map((s, i) => h('tr', { 'data-testid': 'final-row', 'data-seat': s },
-          h('td', {}, String(i + 1)), h('td', {}, seatName(ctx, s), winners.includes(s) ? ' 🏆' : ''),
+          h('td', {}, String(i + 1)), h('td', {}, seatName(ctx, s), winners.includes(s) ? h('span', { class: 'badge gold', style: 'margin-left:.4rem' }, t('final.winner_badge')) : null),
           h('td', { 'data-testid': 'final-total-' + s }, String(r.totals[s])))))),
       mod && mod.finalExtra ? mod.finalExtra(ctx) : null,
       h('div', { class: 'controls' },
@@ -650,7 +668,7 @@ function renderReplay() {
   const seats = [];
   const summary = tb.summary;
   const names = r.names || [];
-  for (let s = 0; s < (typeof n === 'number' ? n : names.length); s++) seats.push({ seat: s, name: names[s] || (summary && summary.seats && summary.seats[s] && summary.seats[s].name) || '', kind: 'human' });
+  for (let s = 0; s < (typeof n === 'number' ? n : names.length); s++) seats.push({ seat: s, name: names[s] || (summary && summary.seats && summary.seats[s] && summary.seats[s].name) || '', kind: 'replay', connected: true });
   const v0 = d.view || {};
   const toAct = Array.isArray(v0.to_act) ? v0.to_act : (v0.to_act >= 0 ? [v0.to_act] : (v0.turn >= 0 && !d.result ? [v0.turn] : []));
   const st = { table: d.table, game: d.game, seat: d.seat, view: d.view, legal: [], to_act: toAct, seats, status: d.result ? 'finished' : 'playing', result: d.result, options: {} };
@@ -664,11 +682,11 @@ function renderReplay() {
     seats.map((s) => h('option', { value: s.seat, selected: r.seat === s.seat }, t('seat.n', { n: s.seat + 1 }))));
   const entry = d.entry ? (d.entry.move ? `${seatName(ctx, d.entry.seat)}: ${describeMove(d.entry.move)}` : t('replay.chance', { what: d.entry.chance })) : t('replay.start');
   const bar = h('div', { class: 'controls', role: 'toolbar', 'aria-label': t('replay.controls') },
-    h('button', { class: 'btn small', type: 'button', 'data-testid': 'replay-first', 'data-key': 'rf', onclick: () => stepTo(0) }, '⏮ ', t('replay.first')),
+    h('button', { class: 'btn small', type: 'button', 'data-testid': 'replay-first', 'data-key': 'rf', onclick: () => stepTo(0) }, '« ', t('replay.first')),
     h('button', { class: 'btn small', type: 'button', 'data-testid': 'replay-prev', 'data-key': 'rp', onclick: () => stepTo(d.step - 1) }, '◀ ', t('replay.prev')),
     h('span', { class: 'badge', 'data-testid': 'replay-step' }, t('replay.step', { step: d.step, steps: d.steps })),
     h('button', { class: 'btn small', type: 'button', 'data-testid': 'replay-next', 'data-key': 'rn', onclick: () => stepTo(d.step + 1) }, t('replay.next'), ' ▶'),
-    h('button', { class: 'btn small', type: 'button', 'data-testid': 'replay-last', 'data-key': 'rl', onclick: () => stepTo(d.steps) }, t('replay.last'), ' ⏭'),
+    h('button', { class: 'btn small', type: 'button', 'data-testid': 'replay-last', 'data-key': 'rl', onclick: () => stepTo(d.steps) }, t('replay.last'), ' »'),
     seatSel);
   const felt = h('section', { class: 'felt', 'aria-label': t('replay.title'), 'data-testid': 'replay', 'data-game': d.game },
     h('div', { class: 'table-head' }, h('h2', {}, t('replay.title'), ' — ', t('game.' + d.game)), h('a', { class: 'btn small secondary', href: '#/' }, t('table.back'))),

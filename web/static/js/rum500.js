@@ -73,12 +73,17 @@ function render(ctx) {
       h('div', { class: 'meld-title' }, t('rum.meld_n', { n: num })),
       h('div', { class: 'meld-cards' }, cards.map((c, j) => cardEl(c, {
         size: 'small', label: cardName(c) + (owners[j] !== undefined ? ' — ' + seatName(ctx, owners[j]) : ''),
-        who: owners[j] !== undefined ? h('span', {}, h('span', { class: 'owner-dot oc-' + owners[j] }), initial(ctx, owners[j])) : null,
+        who: owners[j] !== undefined ? h('span', { class: 'own oc-' + owners[j], 'aria-hidden': 'true' }, String(owners[j] + 1)) : null,
       }))),
       targets.map((tm) => h('button', { class: 'btn small', type: 'button', 'data-testid': 'layoff-' + num + (tm.split(' ')[3] ? '-' + tm.split(' ')[3] : ''), onclick: () => ctx.move(tm) },
         t('rum.layoff_here') + (tm.split(' ')[3] ? ' (' + t('rum.' + tm.split(' ')[3]) + ')' : '')))));
   });
   if (!melds(v).length) meldBox.appendChild(h('p', { class: 'meta' }, t('rum.no_melds')));
+  else {
+    const legend = [];
+    for (let s = 0; s < n; s++) legend.push(h('span', { class: 'legend-item' }, h('span', { class: 'own oc-' + s }, String(s + 1)), ' ', seatName(ctx, s)));
+    meldBox.prepend(h('div', { class: 'legend', 'data-testid': 'meld-legend' }, t('rum.whose'), ' ', legend));
+  }
   const table = h('div', {}, center, meldBox);
 
   // Status.

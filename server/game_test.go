@@ -1,0 +1,219 @@
+package server
+
+import (
+	"slices"
+
+	"cardroom/bot"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cardroom/game"
+	"cardroom/games"
+	"cardroom/record"
+)
+
+// TestFullGames plays a whole game of every game with two WebSocket
+// clients (seats 0 and 1), two bots and a spectator, then checks the
+// record, the replay view, the history, and sweeps every message for leaks.
+func TestFullGames(t *testing.T) {
+	for _, name := range []string{"papayoo", "rum500", "pisyedili"} {
+		t.Run(name, func(t *testing.T) {
+			needGame(t, name)
+			t.Parallel()
+			seed := uint64(fixedSeed)
+			ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, Seeds: func() uint64 { return seed }})
+			alice := dial(t, ts.url, newSession(t, ts.url, "alice"))
+			bob := dial(t, ts.url, newSession(t, ts.url, "bob"))
+			carol := dial(t, ts.url, newSession(t, ts.url, "carol"))
+			level := "random"
+			if slices.Contains(bot.Levels(), "easy") {
+				level = "easy" // rule-based bots keep Pis Yedili hands short
+			}
+			id := alice.createTable(map[string]any{"game": name, "options": gameOptions[name], "seat": 0,
+				"bots": map[string]string{"2": level, "3": level}})
+			alice.expect("state", nil)
+			carol.send(map[string]any{"type": "watch", "table": id})
+			carol.expect("state", nil)
+			bob.send(map[string]any{"type": "join", "table": id, "seat": 1})
+			bob.expect("joined", nil)
+
+			var code int
+			var body string
+			code = httpJSON(t, "GET", ts.url+"/api/records/"+id, "", nil, &body)
+			if code != 409 {
+				t.Errorf("record of an unfinished game: HTTP %d %s, want 409", code, body)
+			}
+
+			var wg sync.WaitGroup
+			finals := make([]map[int]state, 2)
+			for i, c := range []*client{alice, bob} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					finals[i] = c.play(id, uint64(i+1), nil)
+				}()
+			}
+			waitOrFail(t, &wg, 90*time.Second)
+			if t.Failed() {
+				return
+			}
+			fin := finals[0][0]
+			if fin.Status != "finished" || len(fin.Result) == 0 || string(fin.Result) == "null" {
+				t.Fatalf("final state: status %s result %s", fin.Status, fin.Result)
+			}
+
+			code = httpJSON(t, "GET", ts.url+"/api/records/"+id, "", nil, &body)
+			if code != 200 {
+				t.Fatalf("record: HTTP %d %s", code, body)
+			}
+			rec, err := record.ParseString(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng, _ := games.Lookup(name)
+			views := map[int]map[int]string{} // seq -> seat -> view JSON
+			n := 4
+			addViews := func(seq int, st game.State) {
+				views[seq] = map[int]string{}
+				for s := -1; s < n; s++ {
+					b, _ := json.Marshal(st.View(game.Seat(s)))
+					views[seq][s] = string(b)
+				}
+			}
+			st, err := record.Replay(eng, rec, func(i int, st game.State) { addViews(i+1, st) })
+			if err != nil {
+				t.Fatalf("record does not replay: %v", err)
+			}
+			t.Logf("%s: %d record entries", name, len(rec.Entries))
+			res, _ := json.Marshal(st.Result())
+			if string(res) != string(fin.Result) {
+				t.Errorf("result in the last state %s, replayed record %s", fin.Result, res)
+			}
+			if r, _ := rec.Get("Result"); r != record.ResultText(st) {
+				t.Errorf("Result tag %q, want %q", r, record.ResultText(st))
+			}
+
+			// The leak sweep: every state message carries exactly the engine's
+			// view for its observer at its step, and no card outside it.
+			checked := 0
+			for _, c := range []*client{alice, bob, carol} {
+				c.mu.Lock()
+				all := append([][]byte(nil), c.all...)
+				c.mu.Unlock()
+				for _, b := range all {
+					checked += sweep(t, eng.Deck(), c.sess.Name, b, views)
+				}
+			}
+			if checked < 20 {
+				t.Errorf("leak sweep checked only %d state messages", checked)
+			}
+
+			// Replay view endpoint.
+			var rv struct {
+				Step, Steps, Seat int
+				View              json.RawMessage
+			}
+			if code := httpJSON(t, "GET", fmt.Sprintf("%s/api/records/%s/replay?step=5&seat=0", ts.url, id), "", nil, &rv); code != 200 {
+				t.Fatalf("replay: HTTP %d", code)
+			}
+			if string(rv.View) != views[5][0] || rv.Steps != len(rec.Entries) {
+				t.Errorf("replay step 5 seat 0: view %s, want %s; steps %d want %d", rv.View, views[5][0], rv.Steps, len(rec.Entries))
+			}
+
+			// History.
+			var h struct {
+				Games []historyItem `json:"games"`
+			}
+			httpJSON(t, "GET", ts.url+"/api/history", bob.sess.Token, nil, &h)
+			if len(h.Games) != 1 || h.Games[0].ID != id || h.Games[0].Seat != 1 || h.Games[0].Status != "finished" {
+				t.Errorf("bob's history = %+v", h.Games)
+			}
+			httpJSON(t, "GET", ts.url+"/api/players/"+alice.sess.Player+"/history", "", nil, &h)
+			if len(h.Games) != 1 || h.Games[0].Seat != 0 {
+				t.Errorf("alice's public history = %+v", h.Games)
+			}
+		})
+	}
+}
+
+// fixedSeed makes the test tables' deals fixed (a random Pis Yedili hand
+// can run to thousands of moves; this seed gives short games).
+var fixedSeed = 1
+
+func waitOrFail(t *testing.T, wg *sync.WaitGroup, d time.Duration) {
+	t.Helper()
+	ch := make(chan struct{})
+	go func() { wg.Wait(); close(ch) }()
+	select {
+	case <-ch:
+	case <-time.After(d):
+		t.Fatalf("clients did not finish in %v", d)
+	}
+}
+
+// sweep checks one message received by a client; it returns 1 if it was a
+// state message with a view.
+func sweep(t *testing.T, deck game.Deck, who string, b []byte, views map[int]map[int]string) int {
+	t.Helper()
+	var m struct {
+		Type string          `json:"type"`
+		Seq  int             `json:"seq"`
+		Seat int             `json:"seat"`
+		View json.RawMessage `json:"view"`
+	}
+	json.Unmarshal(b, &m)
+	allowed := ""
+	switch m.Type {
+	case "state":
+		if len(m.View) == 0 || string(m.View) == "null" {
+			allowed = ""
+			break
+		}
+		want, ok := views[m.Seq][m.Seat]
+		if !ok {
+			t.Errorf("%s: state at seq %d seat %d: no such step in the record", who, m.Seq, m.Seat)
+			return 0
+		}
+		if string(m.View) != want {
+			t.Errorf("%s: state at seq %d seat %d: view is not the engine's view\n got %s\nwant %s", who, m.Seq, m.Seat, m.View, want)
+		}
+		allowed = want
+	case "ack", "error":
+		// Errors quote the mover's own move; nothing hidden from it.
+		return 0
+	}
+	known := cardSet(deck, allowed)
+	for c := range cardSet(deck, string(b)) {
+		if !known[c] {
+			t.Errorf("LEAK: %s got card %s outside its view in %s", who, c, truncate(string(b), 300))
+		}
+	}
+	if m.Type == "state" && allowed != "" {
+		return 1
+	}
+	return 0
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// cardSet finds every card written in canonical notation in a JSON text.
+func cardSet(deck game.Deck, s string) map[string]bool {
+	out := map[string]bool{}
+	for _, tok := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'A' && r <= 'Z')
+	}) {
+		if c, err := deck.Parse(tok); err == nil && deck.Format(c) == tok {
+			out[tok] = true
+		}
+	}
+	return out
+}
