@@ -274,6 +274,8 @@ const pickJS = `(() => {
     if (decline.length) return mark(decline[0], 'move');
     const meld = en('[data-testid=meld-option]');
     if (meld.length) return mark(meld[0], 'move');
+    const layoff = en('[data-testid^=layoff-]');
+    if (layoff.length) return mark(layoff[0], 'move');
     const discard = en('[data-testid=discard]');
     if (discard.length) return mark(discard[0], 'move');
     const sel = en('[data-testid=hand-card][aria-pressed=true]');
@@ -322,6 +324,7 @@ func (b *tab) playToEnd(limit time.Duration, onMove func(n int)) int {
 			continue
 		}
 		seq, _ := eval[string](b, `(document.querySelector('[data-testid=felt]')||{dataset:{}}).dataset.seq || ''`)
+		picker, _ := eval[bool](b, `!!document.querySelector('[data-testid=suit-picker]')`)
 		if err := b.do(3*time.Second, chromedp.Click(chromedp.CSS(`[data-e2e="go"]`))); err != nil {
 			continue // the page changed under the click; look again
 		}
@@ -329,7 +332,7 @@ func (b *tab) playToEnd(limit time.Duration, onMove func(n int)) int {
 			moves++
 			// Wait for the state that follows the move (or a suit picker).
 			b.do(3*time.Second, chromedp.Poll[chromedp.Void](fmt.Sprintf(
-				`(() => { const f = document.querySelector('[data-testid=felt]'); return !f || f.dataset.seq !== %q || !!document.querySelector('[data-testid=suit-picker]') || !!document.querySelector('[data-testid=final-scores]'); })()`, seq),
+				`(() => { const f = document.querySelector('[data-testid=felt]'); return !f || f.dataset.seq !== %q || (%v && !!document.querySelector('[data-testid=suit-picker]')) || !!document.querySelector('[data-testid=final-scores]'); })()`, seq, !picker),
 				chromedp.WithPollingInterval(15*time.Millisecond)))
 			if onMove != nil {
 				onMove(moves)
@@ -494,7 +497,9 @@ func TestTwoPlayersAndSpectator(t *testing.T) {
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
 	alice.must(10*time.Second, "waiting room", chromedp.WaitVisible(tid("waiting")))
 	// Bob finds the table in the lobby (live list) and joins it.
-	bob.must(15*time.Second, "bob joins from the lobby", chromedp.WaitVisible(tid("join-"+id)), chromedp.Click(tid("join-"+id)), chromedp.WaitVisible(tid("hand")))
+	bob.must(15*time.Second, "bob sees the table in the lobby", chromedp.WaitVisible(tid("join-"+id)))
+	bob.screenshot("lobby")
+	bob.must(15*time.Second, "bob joins from the lobby", chromedp.Click(tid("join-"+id)), chromedp.WaitVisible(tid("hand")))
 	// Carol watches it.
 	carol.must(15*time.Second, "carol watches", chromedp.Navigate(e.base+"/#/table/"+id), chromedp.WaitVisible(tid("spectator-badge")))
 	var wg sync.WaitGroup
@@ -512,6 +517,8 @@ func TestTwoPlayersAndSpectator(t *testing.T) {
 			t.Errorf("%s sees totals %v, server %v", p.name, got, want)
 		}
 	}
+	alice.checkErrors()
+	bob.checkErrors()
 	carol.must(20*time.Second, "spectator sees the end", chromedp.WaitVisible(tid("final-scores")))
 	if got := carol.finalTotals(); !sameInts(got, want) {
 		t.Errorf("spectator sees totals %v, server %v", got, want)
@@ -564,6 +571,7 @@ func TestReloadResumes(t *testing.T) {
 	if got, want := b.finalTotals(), e.serverTotals(id); !sameInts(got, want) {
 		t.Errorf("after the reload: totals %v, server %v", got, want)
 	}
+	b.checkErrors()
 	e.checkJS()
 }
 

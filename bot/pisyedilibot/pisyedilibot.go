@@ -19,6 +19,7 @@ type Info struct {
 	MinOpp    int // fewest cards held by an opponent; 99 if unknown
 	Opening   bool
 	ChainKind string // "seven", "joker" or ""
+	Size      int    // own hand size when Hand is nil (0 if unknown)
 }
 
 func isPlay(m game.Move) bool { return m.Op == pisyedili.OpPlay }
@@ -97,7 +98,7 @@ func Choose(legal []game.Move, in *Info, r *game.Rand, easy bool) game.Move {
 		return legal[0]
 	}
 	// Going out with the last card beats everything.
-	if in.Hand != nil && len(in.Hand) == 1 {
+	if (in.Hand != nil && len(in.Hand) == 1) || (in.Hand == nil && in.Size == 1) {
 		for _, m := range legal {
 			if isPlay(m) {
 				return m
@@ -176,6 +177,54 @@ const PriorShare = 0.2
 // Noise is the share of random moves in playouts.
 const Noise = 0.1
 
+// tracker follows the hand sizes and the pending chain from the root view
+// through the moves the search plays, approximately (it ignores reshuffle
+// shortfalls and the end-of-hand draws), so the playout policy knows who is
+// close to going out without reading the engine's internals.
+type tracker struct {
+	n       int
+	size    [8]int
+	chain7  int
+	chainJ  int
+	opening int
+}
+
+func (t *tracker) observe(s int, m game.Move) {
+	if s < 0 || s >= t.n {
+		return
+	}
+	switch m.Op {
+	case pisyedili.OpPlay:
+		t.size[s]--
+		if t.opening > 0 {
+			t.opening--
+			return
+		}
+		c := m.Card
+		switch {
+		case c == game.Joker:
+			t.chainJ++
+		case c.Rank() == 7:
+			t.chain7++
+		case c.Rank() == game.Ace:
+			for k := 0; k < t.n; k++ {
+				if k != s {
+					t.size[k]++
+				}
+			}
+		}
+	case pisyedili.OpDraw:
+		t.size[s]++
+	case pisyedili.OpPenalty:
+		t.size[s] += 3*t.chain7 + 10*t.chainJ
+		t.chain7, t.chainJ = 0, 0
+	case pisyedili.OpPass:
+		if t.opening > 0 {
+			t.opening--
+		}
+	}
+}
+
 // Domain is the ISMCTS domain of Pis Yedili: playouts through the contract
 // with the rule-based choice made from the legal moves alone, the horizon at
 // the end of the hand, and a reward that values going out most.
@@ -183,12 +232,38 @@ type Domain struct {
 	ismcts.Generic
 	buf  []game.Move
 	info Info
+	root tracker
+	tr   tracker
 }
 
 // NewDomain makes a domain (bot.Kit.Domain).
-func NewDomain(game.View) ismcts.Domain {
-	return &Domain{info: Info{NextSize: 99, MinOpp: 99}}
+func NewDomain(gv game.View) ismcts.Domain {
+	d := &Domain{info: Info{NextSize: 99, MinOpp: 99}}
+	if v, ok := gv.(*pisyedili.View); ok {
+		d.root.n = min(len(v.HandSizes), 8)
+		copy(d.root.size[:], v.HandSizes)
+		if v.Phase == "opening" {
+			d.root.opening = v.OpeningLeft
+		}
+		if v.Chain != nil {
+			if v.Chain.Kind == "joker" {
+				d.root.chainJ = v.Chain.Count
+			} else {
+				d.root.chain7 = v.Chain.Count
+			}
+		}
+	}
+	return d
 }
+
+// Start implements ismcts.Domain.
+func (d *Domain) Start(st game.State) {
+	d.Generic.Start(st)
+	d.tr = d.root
+}
+
+// Observe implements ismcts.Domain.
+func (d *Domain) Observe(st game.State, s game.Seat, m game.Move) { d.tr.observe(int(s), m) }
 
 // Configure sets the search parameters that suit Pis Yedili.
 func Configure(c *ismcts.Config) {
@@ -206,19 +281,35 @@ func (d *Domain) Playout(st game.State, r *game.Rand, maxSteps int) error {
 }
 
 func (d *Domain) policy(st game.State, s game.Seat, legal []game.Move, r *game.Rand) game.Move {
+	var m game.Move
 	if r.Float64() < Noise {
-		return legal[r.IntN(len(legal))]
-	}
-	d.info.ChainKind = ""
-	for _, m := range legal {
-		if m.Op == pisyedili.OpPenalty {
-			d.info.ChainKind = "chain"
+		m = legal[r.IntN(len(legal))]
+	} else {
+		in := &d.info
+		in.ChainKind = ""
+		for _, m := range legal {
+			if m.Op == pisyedili.OpPenalty {
+				in.ChainKind = "chain"
+			}
 		}
+		in.Opening = d.tr.opening > 0
+		in.NextSize, in.MinOpp, in.Size = 99, 99, 0
+		if n := d.tr.n; n > 0 && int(s) < n {
+			in.Size = d.tr.size[s]
+			in.NextSize = d.tr.size[(int(s)+1)%n]
+			for k := 0; k < n; k++ {
+				if k != int(s) && d.tr.size[k] < in.MinOpp {
+					in.MinOpp = d.tr.size[k]
+				}
+			}
+		}
+		m = Choose(legal, in, r, false)
 	}
-	return Choose(legal, &d.info, r, false)
+	d.tr.observe(int(s), m)
+	return m
 }
 
-// Reward implements ismcts.Domain: 0.6 for going out, plus up to 0.4 the
+// Reward implements ismcts.Domain: 0.7 for going out, plus up to 0.3 the
 // fewer penalty points taken (0 at 300 points or more).
 func (d *Domain) Reward(st game.State, out []float64) {
 	res := st.Result()
@@ -234,9 +325,9 @@ func (d *Domain) Reward(st game.State, out []float64) {
 		if i >= len(out) {
 			break
 		}
-		v := 0.4 * (1 - float64(min(p, 300))/300)
+		v := 0.3 * (1 - float64(min(p, 300))/300)
 		if p == 0 {
-			v += 0.6
+			v += 0.7
 		}
 		out[i] = v
 	}

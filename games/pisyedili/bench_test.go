@@ -76,3 +76,27 @@ func BenchmarkRandomHand(b *testing.B) { benchHand(b, game.Options{}, false) }
 // BenchmarkRandomHandUniform plays uniformly random legal moves, voluntary
 // draws included: hands then last thousands of moves.
 func BenchmarkRandomHandUniform(b *testing.B) { benchHand(b, game.Options{}, true) }
+
+// BenchmarkSample determinizes a mid-hand view (4 players).
+func BenchmarkSample(b *testing.B) {
+	st, _ := Engine{}.New(nil)
+	s := st.(*State)
+	r := game.NewRand(9)
+	var buf []game.Move
+	for step := 0; step < 60; step++ {
+		if s.ChancePending() {
+			s.RollChance(&r)
+			continue
+		}
+		buf = s.Legal(game.Seat(s.turn), buf[:0])
+		s.Apply(game.Seat(s.turn), playFirst(buf, &r))
+	}
+	v := s.View(0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := (Engine{}).Sample(v, &r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

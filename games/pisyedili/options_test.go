@@ -68,3 +68,21 @@ func TestViewPrivacy(t *testing.T) {
 		}
 	}
 }
+
+// Shown voids (§6, §7): a draw in the opening round shows no plain club, a
+// forced pass shows no playable card; both are public.
+func TestShownVoids(t *testing.T) {
+	s := build(t, pos{ph: phOpening, open: 4, hands: []string{"JH 3D 9H", "2C 9D", "3C 9D", "4C 9D"}, stock: "AC 5H 3C"})
+	do(t, s, 0, "draw")
+	v := s.View(1).(*View)
+	if len(v.Shown) != 1 || v.Shown[0].Seat != 0 || v.Shown[0].Why != "opening_draw" || v.Shown[0].Since != 1 ||
+		joinS(v.Shown[0].Lacks) != "2C 3C 4C 5C 6C 9C QC KC" {
+		t.Fatalf("§6: a draw in the opening round shows no plain club: %+v", v.Shown)
+	}
+	s = build(t, pos{hands: []string{"8C 6D", "2S", "3S", "4S"}, pile: "9H"})
+	do(t, s, 0, "pass")
+	v = s.View(2).(*View)
+	if len(v.Shown) != 1 || v.Shown[0].Why != "forced_pass" || v.Shown[0].Since != 0 || len(v.Shown[0].Lacks) != 13+3+3+1 {
+		t.Fatalf("§7: a forced pass shows no playable card: %+v", v.Shown)
+	}
+}

@@ -62,6 +62,19 @@ func conserved(s *State) error {
 	return nil
 }
 
+// voidsHold checks the public inferences of §6/§7 against the true hands:
+// a seat holds at most k cards of a shown void.
+func voidsHold(s *State) error {
+	for p := 0; p < s.n; p++ {
+		for w, vd := range s.voids[p] {
+			if n := msCount(s.h1[p], s.h2[p], vd.f); vd.f != 0 && n > vd.k {
+				return fmt.Errorf("seat %d holds %d cards of its %s void, received %d since", p, n, voidNames[w], vd.k)
+			}
+		}
+	}
+	return nil
+}
+
 // checkScores checks a finished hand's penalties (§11): the finisher scores 0
 // and holds nothing; everyone else scores the multiplier times their cards.
 func checkScores(s *State, r *result) error {
@@ -177,6 +190,9 @@ func playGameRecorded(t *testing.T, o game.Options, seed uint64) (*State, *recor
 		}
 		if err := conserved(s); err != nil {
 			t.Fatalf("%s seed %d step %d: §1 conservation: %v", o, seed, step, err)
+		}
+		if err := voidsHold(s); err != nil {
+			t.Fatalf("%s seed %d step %d: %v", o, seed, step, err)
 		}
 		if s.hasCur && len(s.hist)+1 != scored {
 			scored = len(s.hist) + 1

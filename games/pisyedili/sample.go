@@ -7,6 +7,24 @@ import (
 	"cardroom/game"
 )
 
+// sampleTries bounds the rejection sampling of Sample.
+const sampleTries = 1000
+
+func sum(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func lookup(names []string, s, what string) (int, error) {
 	for i, n := range names {
 		if n == s {
@@ -74,9 +92,11 @@ func (s *State) resultFrom(h *HandResult) (result, error) {
 // (the other hands and the stock order) uniformly among the layouts that fit
 // the view: the observer's hand, the discard pile, the revealed hands of an
 // ending hand, the hand sizes, and the stock pool (after a reshuffle the
-// stock can only hold cards that were reshuffled into it). Behavioural
-// inferences (a player who drew in the opening round held no plain club;
-// a forced pass shows no playable card) are not used.
+// stock can only hold cards that were reshuffled into it), and the shown
+// voids (a player who drew in the opening round held no plain club, a forced
+// pass shows no playable card: the player holds at most as many of those
+// cards as it has received since). The voids are met by rejection, exact
+// when one of sampleTries deals fits; otherwise the last deal is kept.
 func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	var v *View
 	switch x := gv.(type) {
@@ -218,6 +238,20 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		s.drawn = c
 	}
 	drawnHidden := s.ph == phAfterDraw && obs != s.turn
+	for _, vd := range v.Shown {
+		w, err := lookup(voidNames[:], vd.Why, "shown void")
+		if err != nil {
+			return nil, err
+		}
+		if vd.Seat < 0 || int(vd.Seat) >= s.n {
+			return nil, fmt.Errorf("pisyedili: Sample: shown void of seat %d", vd.Seat)
+		}
+		var f, f2 game.Mask
+		if err := parseCards(vd.Lacks, &f, &f2, nil); err != nil {
+			return nil, err
+		}
+		s.voids[vd.Seat][w] = void{f: f | f2, k: vd.Since}
+	}
 
 	// The unseen cards, and those that may be in the stock.
 	var unseen [53]int
@@ -256,54 +290,69 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	if ne < need {
 		return nil, errors.New("pisyedili: Sample: the stock does not fit the stock pool")
 	}
-	r.ShuffleCards(elig[:ne])
-	k := 0
-	if drawnHidden {
-		s.drawn = elig[0]
-		unseen[idx(s.drawn)]--
-		s.add(s.turn, s.drawn)
-		s.hn[s.turn]--
-		k = 1
-	}
-	s.stockN = v.StockSize
-	for i := 0; i < s.stockN; i++ {
-		c := elig[k+i]
-		s.stock[s.stockN-1-i] = c
-		unseen[idx(c)]--
-	}
-	var rest [maxCards]game.Card
-	nr := 0
-	for i := 0; i < 53; i++ {
-		for k := 0; k < unseen[i]; k++ {
-			rest[nr] = faceCard[i]
-			nr++
-		}
-	}
 	want := 0
 	for p := 0; p < s.n; p++ {
 		if hidden[p] {
 			want += s.hn[p]
-			if drawnHidden && p == s.turn {
-				want--
+		}
+	}
+	if drawnHidden {
+		want--
+	}
+	if total := sum(unseen[:]); total-v.StockSize-b2i(drawnHidden) != want {
+		return nil, fmt.Errorf("pisyedili: Sample: %d unseen cards for %d hidden places", total, want+v.StockSize+b2i(drawnHidden))
+	}
+	s.stockN = v.StockSize
+	// Rejection sampling: deal uniformly until the shown voids hold (exact
+	// when it succeeds); after sampleTries failures keep the last deal.
+	for try := 0; try < sampleTries; try++ {
+		un := unseen
+		h1, h2 := s.h1, s.h2
+		r.ShuffleCards(elig[:ne])
+		k := 0
+		if drawnHidden {
+			s.drawn = elig[0]
+			un[idx(s.drawn)]--
+			msAdd(&h1[s.turn], &h2[s.turn], idx(s.drawn))
+			k = 1
+		}
+		for i := 0; i < s.stockN; i++ {
+			c := elig[k+i]
+			s.stock[s.stockN-1-i] = c
+			un[idx(c)]--
+		}
+		var rest [maxCards]game.Card
+		nr := 0
+		for i := 0; i < 53; i++ {
+			for k := 0; k < un[i]; k++ {
+				rest[nr] = faceCard[i]
+				nr++
 			}
 		}
-	}
-	if want != nr {
-		return nil, fmt.Errorf("pisyedili: Sample: %d unseen cards for %d hidden places", nr, want)
-	}
-	r.ShuffleCards(rest[:nr])
-	j := 0
-	for p := 0; p < s.n; p++ {
-		if !hidden[p] {
-			continue
+		r.ShuffleCards(rest[:nr])
+		j := 0
+		ok := true
+		for p := 0; p < s.n; p++ {
+			if !hidden[p] {
+				continue
+			}
+			m := s.hn[p]
+			if drawnHidden && p == s.turn {
+				m--
+			}
+			for ; m > 0; m-- {
+				msAdd(&h1[p], &h2[p], idx(rest[j]))
+				j++
+			}
+			for _, vd := range s.voids[p] {
+				if vd.f != 0 && msCount(h1[p], h2[p], vd.f) > vd.k {
+					ok = false
+				}
+			}
 		}
-		m := s.hn[p]
-		if drawnHidden && p == s.turn {
-			m--
-		}
-		for ; m > 0; m-- {
-			msAdd(&s.h1[p], &s.h2[p], idx(rest[j]))
-			j++
+		if ok || try == sampleTries-1 {
+			s.h1, s.h2 = h1, h2
+			break
 		}
 	}
 	return s, nil

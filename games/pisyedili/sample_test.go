@@ -13,8 +13,11 @@ import (
 // from any observer's view shows that observer the same view, keeps every
 // card once (§1), and puts in the stock only cards of the stock pool.
 func TestSampleViews(t *testing.T) {
-	handOver := 0
+	handOver, shown := 0, 0
 	defer func() {
+		if shown == 0 {
+			t.Errorf("no position with a shown void was sampled")
+		}
 		if handOver == 0 {
 			t.Errorf("no end-of-hand position (waiting for a reshuffle) was sampled")
 		}
@@ -44,6 +47,12 @@ func TestSampleViews(t *testing.T) {
 					}
 					if err := conserved(gs); err != nil {
 						t.Fatalf("%s step %d observer %d: sampled state: %v", o, step, obs, err)
+					}
+					if err := voidsHold(gs); err != nil {
+						t.Fatalf("%s step %d observer %d: sampled state breaks a shown void: %v", o, step, obs, err)
+					}
+					if len(v.(*View).Shown) > 0 {
+						shown++
 					}
 					for _, c := range gs.stock[:gs.stockN] {
 						i := idx(c)

@@ -35,8 +35,8 @@ type View struct {
 	Drawn       string       `json:"drawn"`       // after a voluntary draw: the card drawn (the drawer only)
 	HandSizes   []int        `json:"hand_sizes"`
 	StockSize   int          `json:"stock_size"`
-	Pile        []string     `json:"pile"`       // the discard pile, bottom first (public history since the last reshuffle)
-	StockPool   []string     `json:"stock_pool"` // the cards the stock was formed from at the last reshuffle; nil = the whole deck (since the deal)
+	Pile        []string     `json:"pile"`            // the discard pile, bottom first (public history since the last reshuffle)
+	StockPool   []string     `json:"stock_pool"`      // the cards the stock was formed from at the last reshuffle; nil = the whole deck (since the deal)
 	Shown       []Void       `json:"shown,omitempty"` // what passes and opening draws showed about hidden hands
 	Drawing     *Drawing     `json:"drawing,omitempty"`
 	Revealed    [][]string   `json:"revealed,omitempty"` // every hand, once the hand is over (end-of-hand draws in progress)

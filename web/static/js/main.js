@@ -117,6 +117,7 @@ function onMessage(msg) {
       const wasMyTurn = prev && (prev.legal || []).length > 0;
       tb.states.set(msg.seat, msg);
       tb.received = Date.now();
+      if (tb.ui.pending && msg.seq > tb.ui.pending.seq) tb.ui.pending = null;
       if (msg.seat >= 0) tb.states.delete(-1);
       if (app.route && app.route.name === 'table' && app.route.id === msg.table) {
         renderTable();
@@ -152,6 +153,7 @@ export function showError(e) {
   const key = 'error.' + code;
   let text = t(key);
   if (text === key) text = t('error.unknown');
+  if ((code === 'bad_options' || code === 'bad_request') && e.message) text += ' (' + e.message + ')';
   toast(text, true, e.message);
 }
 
@@ -420,8 +422,8 @@ function renderLobbyTables() {
   replace(box, h('table', { class: 'list', 'data-testid': 'lobby-tables' },
     h('thead', {}, h('tr', {}, h('th', {}, t('lobby.game')), h('th', {}, t('lobby.players')), h('th', {}, t('lobby.status')), h('th', {}, h('span', { class: 'sr-only' }, t('lobby.actions'))))),
     h('tbody', {}, list.map((tb) => h('tr', { 'data-testid': 'lobby-row', 'data-table': tb.id },
-      h('td', {}, t('game.' + tb.game)),
-      h('td', {}, (tb.seats || []).map((s) => s.kind === 'empty' ? '—' : displayName(s.name)).join(', ')),
+      h('td', {}, t('game.' + tb.game), h('div', { class: 'meta' }, ['rounds', 'target', 'hands'].filter((k) => tb.options && tb.options[k]).map((k) => `${t('opt.' + k)}: ${tb.options[k]}`).join(' · '), tb.clock_ms ? ` · ${t('lobby.clock')}: ${tb.clock_ms / 1000} s` : '')),
+      h('td', {}, (tb.seats || []).map((s) => s.kind === 'empty' ? t('lobby.free_seat') : displayName(s.name)).join(', ')),
       h('td', {}, t('status.' + tb.status)),
       h('td', { class: 'row' },
         tb.status === 'open' && tb.free > 0 ? h('button', { class: 'btn small', type: 'button', 'data-testid': 'join-' + tb.id, onclick: () => joinTable(tb.id, -1) }, t('lobby.join')) : null,
@@ -486,17 +488,19 @@ function bestHint(hm) {
   return r[0].move;
 }
 
+// sendMove sends one move; until the server answers and the next state
+// arrives, further moves are ignored (no double plays from a double click).
 function sendMove(st, text) {
   const msg = { type: 'move', table: st.table, move: text };
   const tb = tableData(st.table);
+  if (tb.ui.pending && Date.now() - tb.ui.pending.at < 5000) return;
   const mySeats = [...tb.states.keys()].filter((s) => s >= 0);
   if (mySeats.length > 1) msg.seat = st.seat;
   tb.ui.hint = null;
+  tb.ui.pending = { seq: st.seq, at: Date.now() };
   send(msg, (ans) => {
-    if (ans.type === 'ack') {
-      tb.ui.sel = [];
-      tb.ui.afterMove && tb.ui.afterMove(text);
-    }
+    if (ans.type === 'ack') tb.ui.sel = [];
+    else tb.ui.pending = null;
   });
 }
 

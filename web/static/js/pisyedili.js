@@ -120,7 +120,7 @@ function render(ctx) {
         h('p', {}, t('pis.choose_suit_for', { card: cardName(ui.jack) })),
         h('div', { class: 'suitpick' }, jackMoves.map((m) => {
           const s = m.split(' ')[2];
-          return h('button', { type: 'button', 'data-testid': 'suit-' + s, 'data-key': 'suit' + s, 'aria-label': t('suit.' + s), title: t('suit.' + s), onclick: () => { ui.jack = null; ctx.move(m); } }, suitIcon(s, 32));
+          return h('button', { type: 'button', 'data-testid': 'suit-' + s, 'data-key': 'suit' + s, 'aria-label': t('suit.' + s), title: t('suit.' + s), onclick: () => { ui.jack = null; ctx.move(m); ctx.rerender(); } }, suitIcon(s, 32));
         })),
         h('button', { class: 'btn small secondary', type: 'button', onclick: () => { ui.jack = null; ctx.rerender(); } }, t('table.cancel')));
       setTimeout(() => { const b = document.querySelector('[data-testid=suit-picker] button'); if (b && !b.contains(document.activeElement) && !document.activeElement.closest('[data-testid=suit-picker]')) b.focus(); }, 0);

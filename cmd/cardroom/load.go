@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"cardroom/game"
+	"cardroom/loadtest"
+)
+
+func init() {
+	register("load", "load-test a running server: N tables of WebSocket clients playing random legal moves", runLoad)
+}
+
+func runLoad(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("load", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	url := fs.String("url", "http://localhost:8080", "server base URL")
+	tables := fs.Int("tables", 100, "tables to open")
+	pace := fs.Float64("pace", 1, "moves a second per table; 0 = as fast as possible")
+	clients := fs.Int("clients", 4, "WebSocket clients per table: 4 (one per seat) or 1 (one holding every seat)")
+	duration := fs.Duration("duration", 30*time.Second, "measuring time after setup")
+	gameName := fs.String("game", "papayoo", "game")
+	options := fs.String("options", "", "game options (default rounds=1000 for papayoo)")
+	setup := fs.Int("setup", 64, "tables set up concurrently")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	cfg := loadtest.Config{URL: *url, Tables: *tables, Pace: *pace, Clients: *clients, Duration: *duration,
+		Game: *gameName, Setup: *setup, Progress: stderr}
+	if *options != "" {
+		o, err := game.ParseOptions(*options)
+		if err != nil {
+			fmt.Fprintf(stderr, "load: -options: %v\n", err)
+			return 2
+		}
+		cfg.Options = o
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := loadtest.Run(ctx, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "load: %v\n", err)
+		return 1
+	}
+	fmt.Fprint(stdout, rep.String())
+	return 0
+}
