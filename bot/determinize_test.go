@@ -97,7 +97,7 @@ func checkDeterminizationGame(t *testing.T, e game.Engine, o game.Options, seed 
 			continue
 		}
 		seats = st.ToAct(seats[:0])
-		if step%3 == 0 {
+		if (step < 150 && step%3 == 0) || step%25 == 0 {
 			for s := 0; s < st.Seats(); s++ {
 				checkSamples(t, e, st, game.Seat(s), &srng, step)
 				checked++
@@ -127,7 +127,11 @@ func checkDeterminizationGame(t *testing.T, e game.Engine, o game.Options, seed 
 func checkSamples(t *testing.T, e game.Engine, st game.State, obs game.Seat, r *game.Rand, step int) {
 	t.Helper()
 	v := st.View(obs)
-	want := sortedTexts(st, st.Legal(obs, nil))
+	wantMoves := st.Legal(obs, nil)
+	var want []string
+	if len(wantMoves) <= 200 { // a pass has thousands: compare counts only
+		want = sortedTexts(st, wantMoves)
+	}
 	for k := 0; k < 4; k++ {
 		smp, err := e.Sample(v, r)
 		if err != nil {
@@ -138,8 +142,12 @@ func checkSamples(t *testing.T, e game.Engine, st game.State, obs game.Seat, r *
 			vj, _ := json.Marshal(v)
 			t.Fatalf("step %d seat %d: the sample's view differs from the view:\nview:   %s\nsample: %s", step, obs, vj, gj)
 		}
-		if got := sortedTexts(smp, smp.Legal(obs, nil)); !reflect.DeepEqual(got, want) && len(want) < 200 {
-			t.Fatalf("step %d seat %d: legal moves in the sample %v, in the game %v", step, obs, got, want)
+		if gotMoves := smp.Legal(obs, nil); len(gotMoves) != len(wantMoves) {
+			t.Fatalf("step %d seat %d: %d legal moves in the sample, %d in the game", step, obs, len(gotMoves), len(wantMoves))
+		} else if want != nil {
+			if got := sortedTexts(smp, gotMoves); !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d seat %d: legal moves in the sample %v, in the game %v", step, obs, got, want)
+			}
 		}
 		switch sv := v.(type) {
 		case *papayoo.View:
@@ -148,6 +156,9 @@ func checkSamples(t *testing.T, e game.Engine, st game.State, obs game.Seat, r *
 			checkRumSample(t, smp, sv, step)
 		case *pisyedili.View:
 			checkPisSample(t, smp, sv, step)
+		}
+		if k > 0 {
+			continue
 		}
 		// The sample is a real game: it plays on to the end of the round.
 		cl := smp.Clone()

@@ -473,6 +473,13 @@ func TestPapayooWholeGame(t *testing.T) {
 	b.must(10*time.Second, "replay by key", chromedp.KeyEvent(kb.ArrowRight), chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelector('[data-testid=replay-step]').textContent !== %q`, s1)))
 	b.must(10*time.Second, "replay end", chromedp.Click(tid("replay-last")), chromedp.Poll[chromedp.Void](`/Step (\d+) of \1$/.test(document.querySelector('[data-testid=replay-step]').textContent)`))
 	b.screenshot("papayoo-replay")
+	// Seen by seat 0, at the start of the first trick: a hand is shown.
+	b.setField("replay-seat", "0")
+	b.must(10*time.Second, "replay start", chromedp.Click(tid("replay-first")), chromedp.Poll[chromedp.Void](`/^Step 0 /.test(document.querySelector('[data-testid=replay-step]').textContent)`))
+	for i := 0; i < 6; i++ {
+		b.must(10*time.Second, "replay step", chromedp.Click(tid("replay-next")), chromedp.Sleep(60*time.Millisecond))
+	}
+	b.must(10*time.Second, "seat 0's hand in the replay", chromedp.WaitVisible(tid("hand")))
 	e.checkJS()
 }
 
@@ -482,7 +489,7 @@ func TestRum500WholeGame(t *testing.T) {
 }
 
 func TestPisYediliWholeGame(t *testing.T) {
-	playGame(t, "pisyedili", 3, map[string]string{"hands": "1"}, 6, 60*time.Second,
+	playGame(t, "pisyedili", 3, map[string]string{"hands": "1"}, 6, 120*time.Second,
 		map[string]string{"suit-picker": "pisyedili-jack", "chain": "pisyedili-chain", "opening": "pisyedili-opening"})
 }
 
@@ -495,7 +502,8 @@ func TestTwoPlayersAndSpectator(t *testing.T) {
 	bob.login("bob")
 	carol.login("carol")
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
-	alice.must(10*time.Second, "waiting room", chromedp.WaitVisible(tid("waiting")))
+	alice.must(10*time.Second, "waiting room", chromedp.WaitVisible(tid("waiting")), chromedp.WaitVisible(tid("add-bot-1")))
+	alice.screenshot("waiting-room")
 	// Bob finds the table in the lobby (live list) and joins it.
 	bob.must(15*time.Second, "bob sees the table in the lobby", chromedp.WaitVisible(tid("join-"+id)))
 	bob.screenshot("lobby")
@@ -507,7 +515,7 @@ func TestTwoPlayersAndSpectator(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.playToEnd(90*time.Second, nil)
+			p.playToEnd(120*time.Second, nil)
 		}()
 	}
 	wg.Wait()
@@ -530,13 +538,13 @@ func TestTwoPlayersAndSpectator(t *testing.T) {
 	e.checkJS()
 }
 
-// TestReloadResumes reloads the page in the middle of a game: the same
+// TestReloadResumes reloads the page in the middle of a Papayoo round: the same
 // table, seat and hand come back and play goes on.
 func TestReloadResumes(t *testing.T) {
 	e := newEnv(t)
 	b := e.tab("alice")
 	b.login("alice")
-	id := b.createTable("pisyedili", 3, map[string]string{"hands": "1"}, nil)
+	id := b.createTable("papayoo", 3, map[string]string{"rounds": "1"}, nil)
 	n := 0
 	for n < 4 {
 		kind, err := eval[string](b, pickJS)
@@ -567,7 +575,7 @@ func TestReloadResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.must(10*time.Second, "reconnect", chromedp.WaitVisible(tid("conn-online")))
-	b.playToEnd(60*time.Second, nil)
+	b.playToEnd(120*time.Second, nil)
 	if got, want := b.finalTotals(), e.serverTotals(id); !sameInts(got, want) {
 		t.Errorf("after the reload: totals %v, server %v", got, want)
 	}
@@ -606,6 +614,8 @@ func TestLanguageSwitch(t *testing.T) {
 		chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=help-rules]').textContent.includes('Zbierz jak najmniej punktów')`))
 	b.must(5*time.Second, "tips tab", chromedp.Click(tid("tab-tips")), chromedp.WaitVisible(tid("help-tips")),
 		chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=help-tips]').textContent.includes('Przekazanie')`))
+	b.must(10*time.Second, "hand", chromedp.WaitVisible(tid("hand")))
+	b.screenshot("papayoo-polish")
 	// A server error is shown in words, in the chosen language.
 	b.must(10*time.Second, "unknown table", chromedp.Navigate(e.base+"/#/table/t_doesnotexist"),
 		chromedp.WaitVisible(tid("error-toast")), chromedp.WaitVisible(tid("table-missing")))
@@ -661,5 +671,46 @@ func TestInviteQuickPlayKeyboard(t *testing.T) {
 	alice.must(10*time.Second, "confirm the pass by keyboard", chromedp.Focus(tid("pass-confirm")), chromedp.KeyEvent(kb.Enter),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=pass-done], [data-testid=received], [data-testid=trick]`)))
 	alice.screenshot("papayoo-keyboard")
+	e.checkJS()
+}
+
+// TestCardGallery draws every card of the three games (Papayoo 1–20, the
+// standard deck, the joker, the back) with the client's SVG code, checks the
+// pips of the number cards and saves the gallery as cards.png.
+func TestCardGallery(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("gallery")
+	b.must(20*time.Second, "open", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(e.base+"/"), chromedp.WaitVisible(tid("name-input")))
+	js := `(async () => {
+	  const { cardSVG } = await import('/js/cards.js');
+	  const cards = [];
+	  for (const s of ['S', 'H', 'D', 'C']) for (let r = 1; r <= 10; r++) cards.push(r + s);
+	  for (let r = 1; r <= 20; r++) cards.push(r + 'P');
+	  for (const s of ['S', 'H', 'D', 'C']) for (const r of ['A', 'J', 'Q', 'K']) cards.push(r + s);
+	  cards.push('JK', 'back');
+	  const box = document.createElement('div');
+	  box.style.cssText = 'position:fixed;inset:0;background:#1f6b4a;display:flex;flex-wrap:wrap;gap:4px;padding:8px;z-index:99;align-content:flex-start';
+	  const bad = [];
+	  for (const c of cards) {
+	    const svg = cardSVG(c, { papayoo: c === '7H' });
+	    svg.style.cssText = 'width:58px;height:81px';
+	    box.appendChild(svg);
+	    const r = parseInt(c, 10);
+	    if (/^([2-9]|10)[SHDC]$/.test(c) && svg.querySelectorAll('path').length !== r + 2) bad.push(c + ':' + svg.querySelectorAll('path').length);
+	    if (!svg.querySelector('rect')) bad.push(c + ': no frame');
+	  }
+	  document.body.appendChild(box);
+	  return bad.join(' ');
+	})()`
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	bad, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad != "" {
+		t.Errorf("cards drawn wrong (card:paths): %s", bad)
+	}
+	b.screenshot("cards")
 	e.checkJS()
 }

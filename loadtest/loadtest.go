@@ -420,7 +420,7 @@ func (r *runner) read(t *tableRun, c *wsClient, owner bool, created chan string,
 		}
 		now := time.Now()
 		var m inMsg
-		if json.Unmarshal(b, &m) != nil {
+		if json.Unmarshal(statePrefix(b), &m) != nil {
 			continue
 		}
 		switch m.Type {
@@ -580,4 +580,22 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 			}
 		}
 	}
+}
+
+var viewKey = []byte(`,"view":`)
+
+// statePrefix cuts a state message before its view (the server writes the
+// view last), so decoding skips the bulk of the message.
+func statePrefix(b []byte) []byte {
+	if !bytes.HasPrefix(b, []byte(`{"type":"state"`)) {
+		return b
+	}
+	i := bytes.Index(b, viewKey)
+	if i < 0 {
+		return b
+	}
+	out := make([]byte, i+1)
+	copy(out, b[:i])
+	out[i] = '}'
+	return out
 }

@@ -140,13 +140,13 @@ func newSession(t *testing.T, base, name string) session {
 
 // client is a real WebSocket client.
 type client struct {
-	t    *testing.T
-	sess session
-	ws   *websocket.Conn
-	in   chan []byte
-	mu   sync.Mutex
-	all  [][]byte // every message received, for the leak sweep
-	done chan struct{}
+	t       *testing.T
+	sess    session
+	ws      *websocket.Conn
+	in      chan []byte
+	mu      sync.Mutex
+	all     [][]byte // every message received, for the leak sweep
+	done    chan struct{}
 	readErr error
 	// welcome is the first message.
 	welcome msg
@@ -273,9 +273,14 @@ func (c *client) play(tableID string, seed uint64, stop func(map[int]state) bool
 	rng := rand.New(rand.NewPCG(seed, 1))
 	latest := map[int]state{}
 	awaiting := false
+	ackSeq := 0
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		if stop != nil && !awaiting && len(latest) > 0 && stop(latest) {
+		caughtUp := true // every held seat has seen our last acknowledged move
+		for _, l := range latest {
+			caughtUp = caughtUp && l.Seq >= ackSeq
+		}
+		if stop != nil && !awaiting && caughtUp && len(latest) > 0 && stop(latest) {
 			return latest
 		}
 		if !awaiting {
@@ -295,6 +300,7 @@ func (c *client) play(tableID string, seed uint64, stop func(map[int]state) bool
 		b := c.nextRaw(time.Until(deadline))
 		var m struct {
 			Type    string `json:"type"`
+			Seq     int    `json:"seq"`
 			Table   string `json:"table"`
 			Code    string `json:"code"`
 			Message string `json:"message"`
@@ -323,6 +329,7 @@ func (c *client) play(tableID string, seed uint64, stop func(map[int]state) bool
 			}
 		case "ack":
 			awaiting = false
+			ackSeq = m.Seq
 		case "error":
 			if m.Code != "not_your_turn" && m.Code != "illegal" && m.Code != "game_over" {
 				c.t.Fatalf("move refused: %s: %s", m.Code, m.Message)

@@ -328,52 +328,64 @@ func (c *conn) allow() bool {
 	return false
 }
 
+var bufPool = sync.Pool{New: func() any { b := make([]byte, MaxMessage+1); return &b }}
+
 func (c *conn) reader() {
 	ctx := context.Background()
-	buf := make([]byte, MaxMessage+1)
 	for {
 		typ, rd, err := c.ws.Reader(ctx)
 		if err != nil {
 			return
 		}
-		n, err := io.ReadFull(rd, buf)
-		if err == nil {
-			// Over the limit: drain the rest without keeping it.
-			if _, err := io.Copy(io.Discard, rd); err != nil {
-				return
-			}
-		} else if err != io.ErrUnexpectedEOF && err != io.EOF {
+		bp := bufPool.Get().(*[]byte)
+		ok := c.readOne(ctx, typ, rd, *bp)
+		bufPool.Put(bp)
+		if !ok {
 			return
 		}
-		select {
-		case <-c.done:
-			return
-		default:
-		}
-		c.s.msgsIn.Add(1)
-		if !c.allow() {
-			c.s.badInput.Add(1)
-			c.sendErr(nil, "", &table.Error{Code: "rate_limited", Msg: fmt.Sprintf("over %g messages a second: message dropped", c.s.cfg.Rate)})
-			continue
-		}
-		if typ != websocket.MessageText {
-			c.s.badInput.Add(1)
-			c.sendErr(nil, "", &table.Error{Code: "bad_json", Msg: "binary frames are not part of the protocol: send JSON text"})
-			continue
-		}
-		if n > MaxMessage {
-			c.s.badInput.Add(1)
-			c.sendErr(nil, "", &table.Error{Code: "too_large", Msg: fmt.Sprintf("message over %d bytes", MaxMessage)})
-			continue
-		}
-		m, e := decodeMessage(buf[:n])
-		if e != nil {
-			c.s.badInput.Add(1)
-			c.sendErr(m.ID, m.Table, e)
-			continue
-		}
-		c.handle(ctx, m)
 	}
+}
+
+// readOne reads and handles one message; false ends the connection.
+func (c *conn) readOne(ctx context.Context, typ websocket.MessageType, rd io.Reader, buf []byte) bool {
+	n, err := io.ReadFull(rd, buf)
+	if err == nil {
+		// Over the limit: drain the rest without keeping it.
+		if _, err := io.Copy(io.Discard, rd); err != nil {
+			return false
+		}
+	} else if err != io.ErrUnexpectedEOF && err != io.EOF {
+		return false
+	}
+	select {
+	case <-c.done:
+		return false
+	default:
+	}
+	c.s.msgsIn.Add(1)
+	if !c.allow() {
+		c.s.badInput.Add(1)
+		c.sendErr(nil, "", &table.Error{Code: "rate_limited", Msg: fmt.Sprintf("over %g messages a second: message dropped", c.s.cfg.Rate)})
+		return true
+	}
+	if typ != websocket.MessageText {
+		c.s.badInput.Add(1)
+		c.sendErr(nil, "", &table.Error{Code: "bad_json", Msg: "binary frames are not part of the protocol: send JSON text"})
+		return true
+	}
+	if n > MaxMessage {
+		c.s.badInput.Add(1)
+		c.sendErr(nil, "", &table.Error{Code: "too_large", Msg: fmt.Sprintf("message over %d bytes", MaxMessage)})
+		return true
+	}
+	m, e := decodeMessage(buf[:n])
+	if e != nil {
+		c.s.badInput.Add(1)
+		c.sendErr(m.ID, m.Table, e)
+		return true
+	}
+	c.handle(ctx, m)
+	return true
 }
 
 func seatOr(p *int) int {

@@ -170,53 +170,50 @@ func (s *SQLite) writer() {
 }
 
 func (s *SQLite) commit(batch []appendReq) {
-	errs := make([]error, len(batch))
-	err := func() error {
-		tx, err := s.w.Begin()
-		if err != nil {
-			return err
+	err := s.insert(batch)
+	if err == nil {
+		for _, r := range batch {
+			r.reply <- nil
 		}
-		st, err := tx.Prepare(`INSERT INTO events(table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?)`)
-		if err != nil {
+		return
+	}
+	if len(batch) == 1 {
+		if strings.Contains(err.Error(), "UNIQUE") || strings.Contains(err.Error(), "PRIMARY KEY") {
+			err = ErrConflict
+		}
+		batch[0].reply <- err
+		return
+	}
+	// One entry spoiled the batch (a conflict): commit them one by one so
+	// only that one fails.
+	for _, r := range batch {
+		s.commit([]appendReq{r})
+	}
+}
+
+// insert writes a batch of entries in one transaction.
+func (s *SQLite) insert(batch []appendReq) error {
+	tx, err := s.w.Begin()
+	if err != nil {
+		return err
+	}
+	st, err := tx.Prepare(`INSERT INTO events(table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		tx.Rollback()
+		return err
+	}
+	defer st.Close()
+	for _, r := range batch {
+		chance := 0
+		if r.e.Chance {
+			chance = 1
+		}
+		if _, err := st.Exec(r.table, r.seq, int(r.e.Seat), chance, r.e.Text); err != nil {
 			tx.Rollback()
 			return err
 		}
-		defer st.Close()
-		for i, r := range batch {
-			// A savepoint per entry, so one conflict does not fail the batch.
-			if _, err := tx.Exec(`SAVEPOINT e`); err != nil {
-				tx.Rollback()
-				return err
-			}
-			chance := 0
-			if r.e.Chance {
-				chance = 1
-			}
-			if _, err := st.Exec(r.table, r.seq, int(r.e.Seat), chance, r.e.Text); err != nil {
-				if strings.Contains(err.Error(), "UNIQUE") || strings.Contains(err.Error(), "PRIMARY KEY") {
-					errs[i] = ErrConflict
-				} else {
-					errs[i] = err
-				}
-				if _, err := tx.Exec(`ROLLBACK TO e`); err != nil {
-					tx.Rollback()
-					return err
-				}
-			}
-			if _, err := tx.Exec(`RELEASE e`); err != nil {
-				tx.Rollback()
-				return err
-			}
-		}
-		return tx.Commit()
-	}()
-	for i, r := range batch {
-		e := errs[i]
-		if err != nil {
-			e = err
-		}
-		r.reply <- e
 	}
+	return tx.Commit()
 }
 
 // Append implements Store.

@@ -152,17 +152,19 @@ type StateMsg struct {
 	Table        string       `json:"table"`
 	Seq          int          `json:"seq"`
 	Status       string       `json:"status"`
-	Game         string       `json:"game"`
-	Options      game.Options `json:"options"`
 	Seat         int          `json:"seat"`
-	View         game.View    `json:"view"`
+	ToAct        []game.Seat  `json:"to_act"`
 	Legal        []string     `json:"legal"`
 	LegalCount   int          `json:"legal_count"`
-	ToAct        []game.Seat  `json:"to_act"`
+	Game         string       `json:"game"`
+	Options      game.Options `json:"options"`
 	Clock        *Clock       `json:"clock"`
 	Seats        []SeatInfo   `json:"seats"`
 	Result       *game.Result `json:"result"`
 	ServerTimeMS int64        `json:"server_time_ms"`
+	// View comes last, so clients that need only the fields above can stop
+	// reading early (the load tool does).
+	View game.View `json:"view"`
 }
 
 // Table is one running table.
@@ -189,6 +191,8 @@ type Table struct {
 	finished time.Time
 	toAct    []game.Seat
 	moveBuf  []game.Move
+	opts     game.Options // parsed meta.Options
+	infos    []SeatInfo   // seat infos cached for one broadcast (nil: compute)
 }
 
 type seatState struct {
@@ -315,6 +319,7 @@ func newTable(cfg Config, meta store.Table, eng game.Engine, st game.State, even
 		presence: map[string]int{},
 		seats:    make([]seatState, st.Seats()),
 	}
+	t.opts, _ = game.ParseOptions(meta.Options)
 	now := time.Now()
 	for i := range t.seats {
 		t.seats[i].lastMoveSeen = -1
@@ -1090,10 +1095,13 @@ func (t *Table) tick() {
 // stateMsg builds the message for one observer: seat ≥ 0 or game.Spectator.
 // It is the only way game state leaves a table.
 func (t *Table) stateMsg(seat int) []byte {
-	opts, _ := game.ParseOptions(t.meta.Options)
+	infos := t.infos
+	if infos == nil {
+		infos = t.seatInfos()
+	}
 	m := StateMsg{
 		Type: "state", Table: t.id, Seq: len(t.log), Status: t.meta.Status, Game: t.meta.Game,
-		Options: opts, Seat: seat, Seats: t.seatInfos(), Legal: []string{}, ToAct: []game.Seat{},
+		Options: t.opts, Seat: seat, Seats: infos, Legal: []string{}, ToAct: []game.Seat{},
 		ServerTimeMS: time.Now().UnixMilli(),
 	}
 	if t.meta.Status != store.StatusOpen {
@@ -1107,6 +1115,9 @@ func (t *Table) stateMsg(seat int) []byte {
 					break
 				}
 				m.Legal = append(m.Legal, t.st.FormatMove(mv))
+			}
+			if cap(t.moveBuf) > 4*t.cfg.MaxLegal {
+				t.moveBuf = nil // a pass phase's thousands of moves: do not keep them
 			}
 		}
 		if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {
@@ -1170,6 +1181,8 @@ func (t *Table) broadcast() {
 			}
 		}
 	}
+	t.infos = t.seatInfos()
+	defer func() { t.infos = nil }()
 	cache := map[int][]byte{}
 	var dead []Subscriber
 	for sub := range t.subs {

@@ -4,6 +4,10 @@
 package pisyedilibot
 
 import (
+	"math"
+	"os"
+	"strconv"
+
 	"cardroom/bot/ismcts"
 	"cardroom/game"
 	"cardroom/games/pisyedili"
@@ -172,7 +176,7 @@ func Rule(gv game.View, legal []game.Move, r *game.Rand, easy bool) game.Move {
 // PriorShare is the share of the hard bot's iterations credited to the
 // rule-based move (see ismcts.Config.Prior): Pis Yedili's playouts are very
 // noisy, so the search must clearly beat the rules to overrule them.
-const PriorShare = 0.2
+var PriorShare = 0.2
 
 // Noise is the share of random moves in playouts.
 const Noise = 0.1
@@ -187,9 +191,11 @@ type tracker struct {
 	chain7  int
 	chainJ  int
 	opening int
+	moves   int
 }
 
 func (t *tracker) observe(s int, m game.Move) {
+	t.moves++
 	if s < 0 || s >= t.n {
 		return
 	}
@@ -309,15 +315,42 @@ func (d *Domain) policy(st game.State, s game.Seat, legal []game.Move, r *game.R
 	return m
 }
 
-// Reward implements ismcts.Domain: 0.7 for going out, plus up to 0.3 the
-// fewer penalty points taken (0 at 300 points or more).
+// Depth is how many moves a search iteration looks ahead before it judges
+// the position by the hand sizes (0 = play every hand out). Short horizons
+// trade the bias of the estimate for far less noise than whole hands.
+var Depth = 24
+
+func init() { // TEMP experiment knobs
+	if v := os.Getenv("PIS_DEPTH"); v != "" {
+		Depth, _ = strconv.Atoi(v)
+	}
+	if v := os.Getenv("PIS_PRIOR"); v != "" {
+		PriorShare, _ = strconv.ParseFloat(v, 64)
+	}
+}
+
+// Horizon implements ismcts.Domain: the end of the hand, or Depth moves.
+func (d *Domain) Horizon(st game.State) bool {
+	return (Depth > 0 && d.tr.moves >= Depth) || d.Generic.Horizon(st)
+}
+
+// Reward implements ismcts.Domain. A finished hand: 1 for going out, up to
+// 0.2 for the others the fewer penalty points they took (0 at 300 or more).
+// A hand cut at Depth: each seat's chance of going out first estimated as a
+// softmax of minus its hand size over 1.5 (the sizes the tracker followed).
 func (d *Domain) Reward(st game.State, out []float64) {
 	res := st.Result()
-	g := &d.Generic
-	k := g.Rounds()
+	k := d.Generic.Rounds()
 	if len(res.Rounds) <= k {
+		sum := 0.0
 		for i := range out {
-			out[i] = 0.3
+			if i < d.tr.n {
+				out[i] = math.Exp(-float64(max(d.tr.size[i], 0)) / 1.5)
+				sum += out[i]
+			}
+		}
+		for i := range out {
+			out[i] /= sum
 		}
 		return
 	}
@@ -325,9 +358,9 @@ func (d *Domain) Reward(st game.State, out []float64) {
 		if i >= len(out) {
 			break
 		}
-		v := 0.3 * (1 - float64(min(p, 300))/300)
+		v := 0.2 * (1 - float64(min(p, 300))/300)
 		if p == 0 {
-			v += 0.7
+			v = 1
 		}
 		out[i] = v
 	}

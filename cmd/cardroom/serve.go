@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -57,6 +59,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	rate := fs.Float64("rate", server.RatePerSec, "messages a second allowed per connection")
 	burst := fs.Float64("burst", server.RateBurst, "message burst allowed per connection")
 	logLevel := fs.String("log-level", envOr("CARDROOM_LOG", "info"), "debug, info, warn or error")
+	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this address (e.g. localhost:6060); off by default")
 	logJSON := fs.Bool("log-json", false, "structured logs as JSON instead of text")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -104,6 +107,15 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "Cardroom is running: open http://%s/\n", host)
 	log.Info("serving", "addr", l.Addr().String(), "db", dbPath)
 
+	if *pprofAddr != "" {
+		go func() {
+			mux := http.NewServeMux()
+			mux.HandleFunc("/debug/pprof/", pprof.Index)
+			mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+			mux.Handle("/debug/pprof/heap", pprof.Handler("heap"))
+			log.Warn("pprof", "err", http.ListenAndServe(*pprofAddr, mux))
+		}()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)

@@ -253,8 +253,10 @@ func genMelds(buf []game.Move, tmpl game.Move, avail game.Mask, jk int, req int,
 func naturalRuns(buf []game.Move, tmpl game.Move, pos, starts uint32, st uint8, reqPos uint32, maxSize int) []game.Move {
 	if reqPos != 1<<14-1 {
 		// Only windows that reach a required position: starts at or below
-		// its highest bit.
-		starts &= reqPos<<1 - 1 | reqPos
+		// its highest bit (an ace's reqPos holds both 0 and 13: Q K A starts
+		// at 11).
+		top := 31 - bits.LeadingZeros32(reqPos)
+		starts &= uint32(1)<<uint(top+1) - 1
 	}
 	for ; starts != 0; starts &= starts - 1 {
 		lo := bits.TrailingZeros32(starts)

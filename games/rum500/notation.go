@@ -115,7 +115,7 @@ func ParseMove(text string) (game.Move, error) {
 	switch verb {
 	case "draw", "decline":
 		if len(args) != 0 {
-			return m, malformed(text, "%s takes no arguments", verb)
+			return m, malformed(text, "%s takes no arguments, got %q", verb, args[0])
 		}
 		m.Op = OpDraw
 		if verb == "decline" {
@@ -124,6 +124,9 @@ func ParseMove(text string) (game.Move, error) {
 		return m, nil
 	case "discard":
 		if len(args) != 1 {
+			if len(args) > 1 {
+				return m, malformed(text, "want \"discard CARD\", got %q after the card", args[1])
+			}
 			return m, malformed(text, "want \"discard CARD\"")
 		}
 		c, err := game.Standard.Parse(args[0])
@@ -192,7 +195,10 @@ func parseLayoff(text string, m game.Move, cardTok string, rest []string) (game.
 	if err != nil {
 		return game.Move{}, err
 	}
-	if len(rest) < 1 || len(rest) > 2 {
+	if len(rest) > 2 {
+		return game.Move{}, malformed(text, "want a meld number, then optionally low or high; got %q after them", rest[2])
+	}
+	if len(rest) < 1 {
 		return game.Move{}, malformed(text, "want a meld number, then optionally low or high")
 	}
 	n, err := strconv.Atoi(rest[0])
@@ -244,7 +250,7 @@ func parseMeldList(text string, m game.Move, toks []string) (game.Move, error) {
 		case len(toks) - 1:
 			m.B = EndHigh
 		default:
-			return game.Move{}, malformed(text, "a 13-card run must show where the ace is: first (low) or last (high)")
+			return game.Move{}, malformed(text, "a 13-card run must show where the ace is: first (low) or last (high), got %q in the middle", toks[acePos])
 		}
 	}
 	return m, nil

@@ -133,7 +133,7 @@ export function cardSVG(card, opts = {}) {
   } else if (n === 1) {
     pip(svg, suit, 50, 70, rank === 'A' ? 44 : 36, false);
   } else if (LAYOUT[n]) {
-    for (const [px, py] of LAYOUT[n]) pip(svg, suit, 32 + px * 36, 30 + py * 80, 17, py > 0.5);
+    for (const [px, py] of LAYOUT[n]) pip(svg, suit, 32 + px * 36, 30 + py * 80, n >= 9 ? 15 : 17, py > 0.5);
   }
   if (opts.papayoo) {
     const b = el('text', { x: 50, y: 136, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 800, fill: '#9a6b00', 'font-family': 'system-ui, sans-serif' }, svg);

@@ -66,6 +66,9 @@ function send(msg, cb) { if (app.conn) app.conn.send(msg, cb); }
 
 function renderHeader() {
   const header = document.getElementById('topbar');
+  const skip = document.getElementById('skip');
+  if (skip) skip.textContent = t('app.skip');
+  document.title = t('app.title');
   const langSel = h('select', {
     id: 'lang', 'data-testid': 'lang-select', 'aria-label': t('header.language'),
     onchange: (e) => setLang(e.target.value, true),
@@ -207,8 +210,16 @@ function route() {
 
 function watch(id) {
   const msg = { type: 'watch', table: id };
-  if (app.invites.get(id)) msg.invite = app.invites.get(id);
+  const inv = app.invites.get(id);
+  if (inv) msg.invite = inv;
   send(msg);
+  // The summary tells the owner's id (bots can be added) and the invite code.
+  api('GET', `/api/tables/${encodeURIComponent(id)}` + (inv ? `?invite=${encodeURIComponent(inv)}` : '')).then((sum) => {
+    const tb = tableData(id);
+    tb.summary = sum;
+    if (sum.invite) app.invites.set(id, sum.invite);
+    if (app.route && app.route.name === 'table' && app.route.id === id && mainState(tb) && mainState(tb).status === 'open') renderTable();
+  }).catch(() => {});
 }
 
 function go(hash) { location.hash = hash; }
@@ -523,6 +534,11 @@ function renderTable() {
     console.error(err);
     game = { center: h('pre', { class: 'panel' }, String(err && err.stack || err)) };
   }
+  if (st.status === 'open') {
+    game.status = t('table.waiting_short');
+    game.sub = '';
+    game.badges = null;
+  }
   const seatsBox = h('div', { class: 'opponents', 'data-testid': 'seats' },
     (st.seats || []).map((s) => renderSeat(ctx, s, mod)));
   const head = h('div', { class: 'table-head' },
@@ -584,7 +600,14 @@ function renderWaiting(ctx, tb) {
   const level = h('select', { 'aria-label': t('lobby.bot_level'), 'data-testid': 'add-bot-level' }, levels().map((l) => h('option', { value: l }, t('level.' + l))));
   return h('div', { class: 'offer', 'data-testid': 'waiting' },
     h('p', {}, t('table.waiting')),
-    h('p', {}, t('table.invite_link'), ' ', h('input', { readonly: true, value: link, 'data-testid': 'invite-link', 'aria-label': t('table.invite_link'), size: 40 })),
+    h('p', { class: 'row' }, t('table.invite_link'), ' ', h('input', { readonly: true, value: link, 'data-testid': 'invite-link', 'aria-label': t('table.invite_link'), size: 48, onfocus: (e) => e.target.select() }),
+      h('button', {
+        class: 'btn small secondary', type: 'button', 'data-testid': 'copy-invite',
+        onclick: async (e) => {
+          try { await navigator.clipboard.writeText(link); } catch { const i = e.target.parentNode.querySelector('input'); i.select(); document.execCommand && document.execCommand('copy'); }
+          toast(t('table.copied'));
+        },
+      }, t('table.copy'))),
     h('div', { class: 'row' }, (st.seats || []).filter((s) => s.kind === 'empty').map((s) => [
       !mine ? h('button', { class: 'btn small', type: 'button', 'data-testid': 'sit-' + s.seat, onclick: () => joinTable(st.table, s.seat) }, t('table.sit', { n: s.seat + 1 })) : null,
       owner ? h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'add-bot-' + s.seat, onclick: () => send({ type: 'add_bot', table: st.table, seat: s.seat, level: level.value }) }, t('table.add_bot', { n: s.seat + 1 })) : null,
@@ -629,7 +652,8 @@ function helpPanel(game, ui) {
   }, t('help.' + name));
   return h('section', { class: 'panel', 'aria-label': t('help.title') },
     h('div', { class: 'tabs', role: 'tablist' }, mk('rules'), mk('tips')),
-    h('div', { id: 'help-body', role: 'tabpanel', 'aria-labelledby': 'tab-' + tab, 'data-testid': 'help-' + tab }, renderRich(t(tab + '.' + game))));
+    h('div', { id: 'help-body', role: 'tabpanel', 'aria-labelledby': 'tab-' + tab, 'data-testid': 'help-' + tab }, renderRich(t(tab + '.' + game))),
+    h('p', { class: 'meta keys' }, t('help.keys')));
 }
 
 function startClock() {

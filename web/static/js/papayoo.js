@@ -90,7 +90,7 @@ function render(ctx) {
   let hand = null;
   if (me >= 0 && v.hand) {
     const cards = sortCards(v.hand);
-    const row = h('div', { class: 'hand', 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const row = h('div', { class: 'hand' + (cards.length > 10 ? ' many' : ''), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
     let prevSuit = null;
     cards.forEach((c, i) => {
       const s = suitOf(c);

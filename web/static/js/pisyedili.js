@@ -92,7 +92,7 @@ function render(ctx) {
     const playable = new Set(plays.map((m) => m.split(' ')[1]));
     const hinted = ctx.hint && ctx.hint.startsWith('play ') ? ctx.hint.split(' ')[1] : null;
     const cards = sortCards(v.hand);
-    const row = h('div', { class: 'hand', 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const row = h('div', { class: 'hand' + (cards.length > 10 ? ' many' : ''), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
     cards.forEach((c, i) => {
       const ok = playable.has(c);
       const eff = SPECIAL[rankOf(c)];

@@ -104,7 +104,7 @@ function render(ctx) {
   let hand = null;
   if (me >= 0 && v.hand) {
     const cards = sortCards(v.hand);
-    const row = h('div', { class: 'hand', 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const row = h('div', { class: 'hand' + (cards.length > 10 ? ' many' : ''), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
     const canAct = legal.some((m) => /^(meld|layoff|discard) /.test(m));
     cards.forEach((c, i) => {
       const sel = ui.sel.includes(c);
@@ -141,6 +141,20 @@ function render(ctx) {
     ended = h('p', { class: 'offer', 'data-testid': 'went-out' }, t('rum.went_out', { name: seatName(ctx, v.went_out) }));
   }
   if (ended) table.appendChild(ended);
+  const rounds = v.rounds || [];
+  const over = v.phase === 'over' || ctx.status === 'finished';
+  if (rounds.length && !over && ui.seenHands !== rounds.length) {
+    const last = rounds[rounds.length - 1];
+    table.appendChild(h('div', { class: 'offer', 'data-testid': 'hand-result' },
+      h('strong', {}, t('rum.hand_result', { n: rounds.length })), ' ',
+      last.map((x, s) => `${seatName(ctx, s)} ${x > 0 ? '+' : ''}${x}`).join(' · '), ' ',
+      h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'dismiss-hand', onclick: () => { ui.seenHands = rounds.length; ctx.rerender(); } }, t('final.close'))));
+  }
+  if (over && Array.isArray(v.shown_hands) && v.shown_hands.some((x) => x && x.length)) {
+    table.appendChild(h('div', { class: 'offer', 'data-testid': 'shown-hands' },
+      h('p', {}, t('rum.left_in_hands')),
+      v.shown_hands.map((cards, s) => (cards && cards.length ? h('div', { class: 'row' }, h('span', {}, seatName(ctx, s) + ':'), sortCards(cards).map((c) => cardEl(c, { size: 'tiny' }))) : null))));
+  }
   return { center: table, hand, status, sub, log, badges: [h('span', { class: 'badge', 'data-testid': 'hand-no' }, t('rum.hand_n', { n: v.hand_number || 1 }))] };
 }
 

@@ -1,0 +1,100 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"cardroom/game"
+	"cardroom/record"
+)
+
+func stores(t testing.TB) map[string]Store {
+	sq, err := OpenSQLite(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sq.Close() })
+	return map[string]Store{"sqlite": sq, "memory": NewMemory()}
+}
+
+// TestStoreContract runs the same checks on every implementation.
+func TestStoreContract(t *testing.T) {
+	for name, st := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			now := time.Now().UTC().Truncate(time.Millisecond)
+			s := Session{TokenHash: "h1", Player: "p1", Name: "alice", Created: now, Expires: now.Add(time.Hour)}
+			if err := st.CreateSession(ctx, s); err != nil {
+				t.Fatal(err)
+			}
+			got, err := st.Session(ctx, "h1")
+			if err != nil || got != s {
+				t.Fatalf("session = %+v, %v; want %+v", got, err, s)
+			}
+			if _, err := st.Session(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("unknown session: %v", err)
+			}
+			tb := Table{ID: "t1", Game: "papayoo", Options: "rounds=1", Seed: 1<<63 + 5, Created: now, Status: StatusOpen,
+				Seats: []Seat{{Player: "p1", Name: "alice"}, {Bot: "random", Name: "bot:random"}, {}}}
+			if err := st.CreateTable(ctx, tb); err != nil {
+				t.Fatal(err)
+			}
+			for i, e := range []record.Entry{{Chance: true, Seat: game.Spectator, Text: "deal\n0: 1S"}, {Seat: 1, Text: "play 1S"}} {
+				if err := st.Append(ctx, "t1", i, e); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := st.Append(ctx, "t1", 1, record.Entry{Seat: 0, Text: "dup"}); !errors.Is(err, ErrConflict) {
+				t.Errorf("duplicate seq: %v, want ErrConflict", err)
+			}
+			ev, err := st.Events(ctx, "t1")
+			if err != nil || len(ev) != 2 || ev[0].Text != "deal\n0: 1S" || !ev[0].Chance || ev[1].Seat != 1 {
+				t.Errorf("events = %+v, %v", ev, err)
+			}
+			tb.Status, tb.Result, tb.Finished = StatusFinished, "totals 1 2 3; winners 0", now
+			if err := st.UpdateTable(ctx, tb); err != nil {
+				t.Fatal(err)
+			}
+			got2, err := st.Table(ctx, "t1")
+			if err != nil || got2.Seed != tb.Seed || got2.Status != StatusFinished || len(got2.Seats) != 3 || got2.Seats[1].Bot != "random" {
+				t.Errorf("table = %+v, %v", got2, err)
+			}
+			if u, _ := st.Unfinished(ctx); len(u) != 0 {
+				t.Errorf("unfinished = %v", u)
+			}
+			if h, _ := st.History(ctx, "p1", 10); len(h) != 1 || h[0].ID != "t1" {
+				t.Errorf("history = %v", h)
+			}
+		})
+	}
+}
+
+// BenchmarkAppendParallel measures group-committed appends from many tables.
+func BenchmarkAppendParallel(b *testing.B) {
+	st, err := OpenSQLite(filepath.Join(b.TempDir(), "b.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	var mu sync.Mutex
+	n := 0
+	b.SetParallelism(64)
+	b.RunParallel(func(pb *testing.PB) {
+		mu.Lock()
+		n++
+		id := fmt.Sprintf("t%d", n)
+		mu.Unlock()
+		seq := 0
+		for pb.Next() {
+			if err := st.Append(context.Background(), id, seq, record.Entry{Seat: 1, Text: "play 10S"}); err != nil {
+				b.Fatal(err)
+			}
+			seq++
+		}
+	})
+}
