@@ -665,3 +665,35 @@ func TestAuditViewSecrets(t *testing.T) {
 		}
 	}
 }
+
+// §13 option validation and defaults.
+func TestAuditOptions(t *testing.T) {
+	for _, bad := range []game.Options{
+		{"players": "1"}, {"players": "8"}, {"hands": "0"}, {"seven_stack": "tripling"}, {"ten_mode": "skip"},
+		{"joker_follow": "none"}, {"jokers": "maybe"}, {"jack_wild": "1x"}, {"colour": "red"},
+	} {
+		if _, err := (Engine{}).New(bad); err == nil {
+			t.Fatalf("§13: option %v accepted", bad)
+		}
+	}
+	st, err := Engine{}.New(game.Options{"players": "6"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*State)
+	want := map[string]string{"players": "6", "hands": "6", "jokers": "true", "seven_stack": "linear", "penalty_ends_turn": "true",
+		"jack_wild": "true", "jack_on_jack": "true", "joker_follow": "transparent", "play_any_after_draw": "false",
+		"draw_until_playable": "false", "finishing_card_effects": "false", "ten_mode": "bounce"}
+	for k, v := range want {
+		if got := s.Options()[k]; got != v {
+			t.Fatalf("§13: default %s = %q, want %q", k, got, v)
+		}
+	}
+	if s.total != 106 || !s.ChancePending() || s.chance != chDealer {
+		t.Fatalf("§1 §3: 106 cards and a random first dealer")
+	}
+	st, _ = Engine{}.New(game.Options{"jokers": "false"})
+	if st.(*State).total != 104 || st.Options()["players"] != "4" || st.Options()["hands"] != "4" {
+		t.Fatalf("§1 §2: jokers=false is 104 cards; 4 players and 4 hands by default")
+	}
+}

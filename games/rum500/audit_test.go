@@ -512,14 +512,14 @@ func TestAuditOracleRandomPositions(t *testing.T) {
 		"players=2 decks=2",
 	}
 	r := game.NewRand(4242)
-	n := 600
+	n := 400
 	if testing.Short() {
 		n = 100
 	}
 	for i := 0; i < n; i++ {
 		o := optsList[i%len(optsList)]
 		s := randomPosition(t, &r, o)
-		checkOracle(t, s, fmt.Sprintf("position %d (%s)", i, o), i%4 == 0)
+		checkOracle(t, s, fmt.Sprintf("position %d (%s)", i, o), i%6 == 0)
 	}
 }
 
@@ -1292,4 +1292,76 @@ func TestAuditOracleHugeHands(t *testing.T) {
 		}
 		checkOracle(t, s, fmt.Sprintf("huge %d (%s)", i, o), i < 6)
 	}
+}
+
+// TestAuditDiscardAfterTake: §6.3, §13 #16 — after a deep take the cards
+// taken above X may be discarded; X is on the table and cannot be; the
+// discard is mandatory and ends the turn (§14.10). With top_discard_free the
+// card taken alone is in hand (engine decision: it may be discarded again).
+func TestAuditDiscardAfterTake(t *testing.T) {
+	s := build(t, pos{hands: []string{"9S KH", "2H 3H 4S", "8D 9H 10H"}, pile: "7D 2C QC",
+		melds: []mspec{{"4D 5D 6D", 1}}, stock: "rest"})
+	play(t, s, "take 7D layoff 1")
+	refused(t, s, "discard 7D", game.ErrIllegal)
+	want := []string{"discard 2C", "discard 9S", "discard KH", "discard QC"}
+	var got []string
+	for _, l := range legalTexts(s) {
+		if strings.HasPrefix(l, "discard") {
+			got = append(got, l)
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("§6.3 discards %v, want %v", got, want)
+	}
+	play(t, s, "discard QC")
+	if s.toMove != 1 || s.phase != phDraw || s.pile[s.pileN-1] != uint8(ix(mustCard(t, "QC"))) {
+		t.Errorf("§6.3 the discard ends the turn")
+	}
+	s = build(t, pos{opts: "players=3 top_discard_free=true", hands: []string{"9S KH", "2H", "3H"}, pile: "7D 2C", stock: "rest"})
+	play(t, s, "take 2C")
+	play(t, s, "discard 2C")
+	if s.toMove != 1 || strings.Join(s.View(1).(*View).Pile, " ") != "7D 2C" {
+		t.Errorf("top_discard_free: the card taken alone may be discarded")
+	}
+}
+
+// TestAuditJokers: §12 jokers — a fixed stand-in scoring 15 on the table
+// (also as a low ace) and in hand; never exchanged.
+func TestAuditJokers(t *testing.T) {
+	s := build(t, pos{opts: "players=3 jokers=2", hands: []string{"JK 2S 3S JK 9D 9H", "2C", "3C"}, pile: "KD", stock: "rest", play: true})
+	play(t, s, "meld JK=AS 2S 3S")
+	if s.table[0] != 15+2+3 {
+		t.Errorf("§12 a joker as a low ace scores 15: %d", s.table[0])
+	}
+	refused(t, s, "meld 9D JK=9S JK=9H", game.ErrIllegal) // decision: one joker per new meld
+	play(t, s, "layoff JK=4S 1")
+	if s.table[0] != 15+2+3+15 {
+		t.Errorf("§12 a laid-off joker scores 15: %d", s.table[0])
+	}
+	v := s.View(2).(*View)
+	if m := v.Melds[0]; !reflect.DeepEqual(m.Cards, []string{"JK", "2S", "3S", "JK"}) || m.Text != "JK=AS 2S 3S JK=4S" {
+		t.Errorf("§12 joker view %+v", m)
+	}
+	// A natural card never replaces a joker: AS and 4S do not fit.
+	s2 := build(t, pos{opts: "players=3 jokers=2", hands: []string{"AS 4S 5S", "2C", "3C"}, pile: "KD", stock: "rest", play: true,
+		melds: []mspec{{"JK=AS 2S 3S JK=4S", 1}}})
+	refused(t, s2, "layoff AS 1", game.ErrIllegal)
+	refused(t, s2, "layoff 4S 1", game.ErrIllegal)
+	play(t, s2, "layoff 5S 1")
+	checkOracle(t, s2, "jokers", true)
+}
+
+// FuzzAuditOracle: for any seed, the random position it builds has exactly
+// the legal moves the rules give (§5–§8), and Apply agrees.
+func FuzzAuditOracle(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 3, 500, 1 << 40} {
+		f.Add(seed, uint8(0))
+	}
+	opts := []string{"players=3", "players=5 jokers=2", "players=2 decks=2 must_discard_to_go_out=true", "players=4 top_discard_free=true jokers=2"}
+	f.Fuzz(func(t *testing.T, seed uint64, oi uint8) {
+		r := game.NewRand(seed)
+		o := opts[int(oi)%len(opts)]
+		s := randomPosition(t, &r, o)
+		checkOracle(t, s, fmt.Sprintf("seed %d (%s)", seed, o), true)
+	})
 }
