@@ -242,9 +242,9 @@ func (c *conn) writer() {
 		case <-c.done:
 			return
 		case b := <-c.out:
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			err := c.ws.Write(ctx, websocket.MessageText, b)
-			cancel()
+			// No per-write timeout: a client that stops reading fills its
+			// queue and is killed (Send), which unblocks this write.
+			err := c.ws.Write(context.Background(), websocket.MessageText, b)
 			if err != nil {
 				c.kill(websocket.StatusGoingAway, "write failed")
 				return

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -75,6 +76,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	log := slog.New(h)
 
+	if os.Getenv("GOGC") == "" {
+		// Many small goroutines and short-lived messages: collect less often.
+		debug.SetGCPercent(200)
+	}
 	if err := os.MkdirAll(*data, 0o755); err != nil {
 		fmt.Fprintf(stderr, "serve: data directory: %v\n", err)
 		return 1
