@@ -34,7 +34,8 @@ type Config struct {
 	Clients  int               // WebSocket clients per table: one per seat (4) or 1 holding every seat
 	Seats    int               // seats per table (players option); default 4
 	Pace     float64           // moves a second per table; 0 = as fast as possible
-	Duration time.Duration     // measuring time after setup
+	Duration time.Duration     // measuring time after setup (and warm-up)
+	Warmup   time.Duration     // moves scheduled in this first period are played but not measured
 	Game     string            // default papayoo
 	Options  map[string]string // game options; default rounds=1000 for papayoo
 	Setup    int               // concurrent table setups; default 64
@@ -44,6 +45,7 @@ type Config struct {
 // Report is the outcome of a run.
 type Report struct {
 	Tables, Connections       int
+	Warmup                    time.Duration
 	SetupTime, Elapsed        time.Duration
 	Moves                     int64
 	MovesPerSec               float64
@@ -58,7 +60,11 @@ type Report struct {
 
 func (r Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "tables %d, connections %d (setup %v)\n", r.Tables, r.Connections, r.SetupTime.Round(time.Millisecond))
+	fmt.Fprintf(&b, "tables %d, connections %d (setup %v)", r.Tables, r.Connections, r.SetupTime.Round(time.Millisecond))
+	if r.Warmup > 0 {
+		fmt.Fprintf(&b, ", first %v not measured", r.Warmup)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "moves %d in %v: %.0f moves/s (refused %d, errors %d, games finished %d)\n", r.Moves, r.Elapsed.Round(time.Millisecond), r.MovesPerSec, r.Refused, r.Errors, r.Finished)
 	fmt.Fprintf(&b, "latency move→every seat updated, from the scheduled time: p50 %v  p99 %v  p99.9 %v  max %v\n", r.P50, r.P99, r.P999, r.Max)
 	fmt.Fprintf(&b, "latency from the actual send: p50 %v  p99 %v\n", r.SendP50, r.SendP99)
@@ -129,6 +135,7 @@ type runner struct {
 	refused  atomic.Int64
 	finished atomic.Int64
 	measure  atomic.Bool
+	from     atomic.Int64 // unix ns: moves scheduled before are not measured
 }
 
 // Run performs a load run.
@@ -192,6 +199,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return rep, fmt.Errorf("setup: %w", e.(error))
 	}
 	rep.SetupTime = time.Since(start)
+	rep.Warmup = cfg.Warmup
 	rep.Tables = len(tables)
 	for _, t := range tables {
 		rep.Connections += len(uniqueConns(t.conns))
@@ -201,10 +209,11 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 
 	// Measure.
-	runCtx, cancel := context.WithTimeout(ctx, cfg.Duration)
+	runCtx, cancel := context.WithTimeout(ctx, cfg.Warmup+cfg.Duration)
 	defer cancel()
-	r.measure.Store(true)
 	t0 := time.Now()
+	r.from.Store(t0.Add(cfg.Warmup).UnixNano())
+	r.measure.Store(true)
 	var dwg sync.WaitGroup
 	for i, t := range tables {
 		dwg.Add(1)
@@ -231,7 +240,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}()
 	}
 	dwg.Wait()
-	rep.Elapsed = time.Since(t0)
+	rep.Elapsed = time.Since(t0) - cfg.Warmup
 	r.measure.Store(false)
 	rep.Moves = r.moves.Load()
 	rep.MovesPerSec = float64(rep.Moves) / rep.Elapsed.Seconds()
@@ -467,7 +476,7 @@ func (r *runner) read(t *tableRun, c *wsClient, owner bool, created chan string,
 				p.seen[m.Seat] = true
 				p.left--
 				if p.left == 0 {
-					if r.measure.Load() {
+					if r.measure.Load() && p.sched.UnixNano() >= r.from.Load() {
 						t.samples = append(t.samples, now.Sub(p.sched))
 						t.sendSamples = append(t.sendSamples, now.Sub(p.sent))
 						r.moves.Add(1)

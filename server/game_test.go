@@ -105,7 +105,7 @@ func TestFullGames(t *testing.T) {
 				all := append([][]byte(nil), c.all...)
 				c.mu.Unlock()
 				for _, b := range all {
-					checked += sweep(t, eng.Deck(), c.sess.Name, b, views)
+					checked += sweep(t.Errorf, eng.Deck(), c.sess.Name, b, views)
 				}
 			}
 			if checked < 20 {
@@ -157,8 +157,7 @@ func waitOrFail(t *testing.T, wg *sync.WaitGroup, d time.Duration) {
 
 // sweep checks one message received by a client; it returns 1 if it was a
 // state message with a view.
-func sweep(t *testing.T, deck game.Deck, who string, b []byte, views map[int]map[int]string) int {
-	t.Helper()
+func sweep(errorf func(string, ...any), deck game.Deck, who string, b []byte, views map[int]map[int]string) int {
 	var m struct {
 		Type string          `json:"type"`
 		Seq  int             `json:"seq"`
@@ -175,11 +174,11 @@ func sweep(t *testing.T, deck game.Deck, who string, b []byte, views map[int]map
 		}
 		want, ok := views[m.Seq][m.Seat]
 		if !ok {
-			t.Errorf("%s: state at seq %d seat %d: no such step in the record", who, m.Seq, m.Seat)
+			errorf("%s: state at seq %d seat %d: no such step in the record", who, m.Seq, m.Seat)
 			return 0
 		}
 		if string(m.View) != want {
-			t.Errorf("%s: state at seq %d seat %d: view is not the engine's view\n got %s\nwant %s", who, m.Seq, m.Seat, m.View, want)
+			errorf("%s: state at seq %d seat %d: view is not the engine's view\n got %s\nwant %s", who, m.Seq, m.Seat, m.View, want)
 		}
 		allowed = want
 	case "ack", "error":
@@ -189,7 +188,7 @@ func sweep(t *testing.T, deck game.Deck, who string, b []byte, views map[int]map
 	known := cardSet(deck, allowed)
 	for c := range cardSet(deck, string(b)) {
 		if !known[c] {
-			t.Errorf("LEAK: %s got card %s outside its view in %s", who, c, truncate(string(b), 300))
+			errorf("LEAK: %s got card %s outside its view in %s", who, c, truncate(string(b), 300))
 		}
 	}
 	if m.Type == "state" && allowed != "" {
@@ -216,4 +215,29 @@ func cardSet(deck game.Deck, s string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// TestSweepDetectsLeak: the leak sweep flags a card outside the observer's
+// view, and a view that is not the engine's.
+func TestSweepDetectsLeak(t *testing.T) {
+	needGame(t, "papayoo")
+	eng, _ := games.Lookup("papayoo")
+	views := map[int]map[int]string{3: {0: `{"hand":["1S","7H"]}`}}
+	var got []string
+	report := func(f string, a ...any) { got = append(got, fmt.Sprintf(f, a...)) }
+	ok := `{"type":"state","seq":3,"seat":0,"legal":["play 1S"],"view":{"hand":["1S","7H"]}}`
+	if n := sweep(report, eng.Deck(), "x", []byte(ok), views); n != 1 || len(got) != 0 {
+		t.Fatalf("clean message: n=%d problems %v", n, got)
+	}
+	leak := `{"type":"state","seq":3,"seat":0,"legal":["play 20P"],"view":{"hand":["1S","7H"]}}`
+	sweep(report, eng.Deck(), "x", []byte(leak), views)
+	if len(got) != 1 || !strings.Contains(got[0], "20P") {
+		t.Errorf("leaked 20P not flagged: %v", got)
+	}
+	got = nil
+	wrong := `{"type":"state","seq":3,"seat":0,"view":{"hand":["1S"]}}`
+	sweep(report, eng.Deck(), "x", []byte(wrong), views)
+	if len(got) == 0 {
+		t.Error("a view that differs from the engine's was not flagged")
+	}
 }

@@ -157,7 +157,9 @@ func dial(t *testing.T, base string, sess session) *client {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	h := http.Header{}
-	h.Set("Authorization", "Bearer "+sess.Token)
+	if sess.Token != "" {
+		h.Set("Authorization", "Bearer "+sess.Token)
+	}
 	ws, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", &websocket.DialOptions{HTTPHeader: h})
 	if err != nil {
 		code := 0

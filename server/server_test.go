@@ -54,6 +54,25 @@ func TestReconnectMidTrick(t *testing.T) {
 	if s.Seq != last[0].Seq || string(s.View) != string(last[0].View) || strings.Join(s.Legal, ",") != strings.Join(last[0].Legal, ",") {
 		t.Fatalf("view after reconnect differs:\n%+v\n%+v", s, last[0])
 	}
+	// A hint for the seat to act: from the hard bot if a level is a Hinter.
+	c2.send(map[string]any{"type": "hint", "table": id, "id": "h"})
+	for {
+		m := c2.next(15 * time.Second)
+		if m.str("type") == "hint" {
+			rs, _ := m["ratings"].([]any)
+			if hinter() == nil || len(rs) == 0 {
+				t.Errorf("hint: %v", m)
+			}
+			break
+		}
+		if m.str("type") == "error" {
+			if hinter() != nil || m.str("code") != "no_hint" || m.str("message") != "no hint available" {
+				t.Errorf("hint refused: %v", m)
+			}
+			break
+		}
+	}
+	c2.send(map[string]any{"type": "watch", "table": id}) // the state again, to play on
 	fin := c2.play(id, 4, nil)
 	if fin[0].Status != "finished" {
 		t.Fatal("game not finished")
@@ -181,14 +200,15 @@ func TestAuth(t *testing.T) {
 	expired := strings.Repeat("ab", 32)
 	ts.s.store.CreateSession(context.Background(), store.Session{TokenHash: hashToken(expired), Player: "p_old", Name: "old",
 		Created: time.Now().Add(-60 * 24 * time.Hour), Expires: time.Now().Add(-time.Hour)})
-	for name, tok := range map[string]string{"forged": strings.Repeat("0", 64), "expired": expired, "short": "abc", "missing": ""} {
+	if code := httpJSON(t, "GET", ts.url+"/api/session", "", nil, nil); code != 401 {
+		t.Errorf("no token: GET /api/session %d, want 401", code)
+	}
+	for name, tok := range map[string]string{"forged": strings.Repeat("0", 64), "expired": expired, "short": "abc"} {
 		if code := httpJSON(t, "GET", ts.url+"/api/session", tok, nil, nil); code != 401 {
 			t.Errorf("%s token: GET /api/session %d, want 401", name, code)
 		}
 		h := http.Header{}
-		if tok != "" {
-			h.Set("Authorization", "Bearer "+tok)
-		}
+		h.Set("Authorization", "Bearer "+tok)
 		_, resp, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(ts.url, "http")+"/ws", &websocket.DialOptions{HTTPHeader: h})
 		if err == nil || resp == nil || resp.StatusCode != 401 {
 			t.Errorf("%s token: websocket %v, want 401", name, err)
@@ -210,6 +230,12 @@ func TestAuth(t *testing.T) {
 	ck := resp.Header.Get("Set-Cookie")
 	if !strings.Contains(ck, "HttpOnly") || !strings.Contains(ck, "SameSite=Lax") {
 		t.Errorf("Set-Cookie %q lacks HttpOnly or SameSite", ck)
+	}
+	// Without a token: an anonymous spectator that may watch but not act.
+	anon := dial(t, ts.url, session{Name: "anon"})
+	anon.send(map[string]any{"type": "create", "game": "papayoo"})
+	if e := anon.expect("error", nil); e.str("code") != "unauthorized" {
+		t.Errorf("anonymous create: %v", e)
 	}
 	if code := httpJSON(t, "POST", ts.url+"/api/session", "", map[string]string{"name": "<script>"}, nil); code != 400 {
 		t.Errorf("bad name: %d, want 400", code)

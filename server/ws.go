@@ -176,10 +176,17 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, http.StatusServiceUnavailable, "shutting_down", "the server is shutting down")
 		return
 	}
-	sess, err := s.session(r)
-	if err != nil {
-		writeErr(w, http.StatusUnauthorized, "unauthorized", err.Error())
-		return
+	var sess store.Session
+	if tokenOf(r) == "" {
+		// No token at all: an anonymous spectator (public tables, lobby).
+		sess = store.Session{Name: "spectator"}
+	} else {
+		var err error
+		sess, err = s.session(r)
+		if err != nil {
+			writeErr(w, http.StatusUnauthorized, "unauthorized", err.Error())
+			return
+		}
 	}
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: false, OriginPatterns: []string{"localhost:*", "127.0.0.1:*"}})
 	if err != nil {
@@ -412,6 +419,10 @@ func (c *conn) handle(ctx context.Context, m inMsg) {
 	}
 	if m.Type == "lobby" {
 		c.s.lobby.subscribe(c, m.Subscribe == nil || *m.Subscribe)
+		return
+	}
+	if c.sess.Player == "" && m.Type != "watch" && m.Type != "unwatch" {
+		fail(&table.Error{Code: "unauthorized", Msg: m.Type + " needs a session: POST /api/session first (anonymous connections may only watch)"})
 		return
 	}
 	if m.Type == "create" {

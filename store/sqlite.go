@@ -27,7 +27,7 @@ var migrations embed.FS
 // goroutine that commits them in batches (group commit), so a thousand
 // tables moving at once cost a few transactions, not a thousand.
 type SQLite struct {
-	w, r *sql.DB
+	w, r, c *sql.DB // writer, readers, checkpointer
 
 	appends chan appendReq
 	done    chan struct{}
@@ -52,7 +52,10 @@ func OpenSQLite(path string) (*SQLite, error) {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	dsn := "file:" + path + "?" + q.Encode()
-	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	// The writer never checkpoints (a checkpoint fsyncs, and the writer's
+	// commits would wait for it); a background goroutine does, on its own
+	// connection, without blocking commits.
+	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint(0)")
 	if err != nil {
 		return nil, err
 	}
@@ -63,15 +66,42 @@ func OpenSQLite(path string) (*SQLite, error) {
 		return nil, err
 	}
 	r.SetMaxOpenConns(4)
-	s := &SQLite{w: w, r: r, appends: make(chan appendReq, 4096), done: make(chan struct{}), stopped: make(chan struct{})}
-	if err := s.migrate(); err != nil {
+	c, err := sql.Open("sqlite", dsn)
+	if err != nil {
 		w.Close()
 		r.Close()
 		return nil, err
 	}
-	s.wg.Add(1)
+	c.SetMaxOpenConns(1)
+	s := &SQLite{w: w, r: r, c: c, appends: make(chan appendReq, 4096), done: make(chan struct{}), stopped: make(chan struct{})}
+	if err := s.migrate(); err != nil {
+		w.Close()
+		r.Close()
+		c.Close()
+		return nil, err
+	}
+	s.wg.Add(2)
 	go s.writer()
+	go s.checkpointer()
 	return s, nil
+}
+
+// CheckpointEvery is the period of the background WAL checkpoint.
+var CheckpointEvery = time.Second
+
+func (s *SQLite) checkpointer() {
+	defer s.wg.Done()
+	tk := time.NewTicker(CheckpointEvery)
+	defer tk.Stop()
+	for {
+		select {
+		case <-s.done:
+			s.c.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+			return
+		case <-tk.C:
+			s.c.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
+		}
+	}
 }
 
 func (s *SQLite) migrate() error {
@@ -461,6 +491,9 @@ func (s *SQLite) Close() error {
 	s.wg.Wait()
 	err := s.w.Close()
 	if e := s.r.Close(); err == nil {
+		err = e
+	}
+	if e := s.c.Close(); err == nil {
 		err = e
 	}
 	return err

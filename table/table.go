@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strconv"
 	"time"
 
@@ -70,7 +71,8 @@ type Config struct {
 	Linger time.Duration
 	// QueueSize bounds each table's command queue. Default 64.
 	QueueSize int
-	// MaxLegal bounds the legal moves listed in a state message. Default 256.
+	// MaxLegal bounds the legal moves listed in a state message. Default 64
+	// (only Papayoo's pass has more: thousands).
 	MaxLegal int
 	// OnChange is called (from the table's goroutine; it must not block)
 	// when the table's summary changes.
@@ -99,7 +101,7 @@ func (c *Config) defaults() {
 		c.QueueSize = 64
 	}
 	if c.MaxLegal <= 0 {
-		c.MaxLegal = 256
+		c.MaxLegal = 64
 	}
 }
 
@@ -1107,7 +1109,7 @@ func (t *Table) stateMsg(seat int) []byte {
 	if t.meta.Status != store.StatusOpen {
 		m.View = t.st.View(game.Seat(seat))
 		m.ToAct = t.st.ToAct(m.ToAct)
-		if seat >= 0 {
+		if seat >= 0 && slices.Contains(m.ToAct, game.Seat(seat)) {
 			t.moveBuf = t.st.Legal(game.Seat(seat), t.moveBuf[:0])
 			m.LegalCount = len(t.moveBuf)
 			for i, mv := range t.moveBuf {

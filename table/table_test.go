@@ -342,3 +342,53 @@ func TestRestoreSameCards(t *testing.T) {
 		tb2.Stop()
 	})
 }
+
+// TestLeaveAndBots: leaving before the start frees the seat; the owner
+// fills seats with bots and the game starts when the last seat fills;
+// leaving after the start hands the seat to a bot until the player returns.
+func TestLeaveAndBots(t *testing.T) {
+	needPapayoo(t)
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		m := NewMetrics()
+		tb, err := Create(ctx, Config{Store: store.NewMemory(), Metrics: m, Grace: time.Hour}, newMeta("t_lv", nil, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Stop()
+		if s, err := tb.Join(ctx, "bob", "bob", -1); err != nil || s != 0 {
+			t.Fatalf("join: %d %v", s, err)
+		}
+		if err := tb.Leave(ctx, "bob"); err != nil || tb.Summary().Seats[0].Kind != "empty" {
+			t.Fatalf("leave before start: %v %+v", err, tb.Summary().Seats[0])
+		}
+		if err := tb.SetBot(ctx, "bob", 1, "random"); err == nil {
+			t.Error("a non-owner seated a bot")
+		}
+		tb.Join(ctx, "alice", "alice", 0)
+		sub := &fakeSub{player: "alice"}
+		tb.Subscribe(ctx, sub)
+		if err := tb.SetBot(ctx, "p_owner", -1, "random"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if st := tb.Summary().Status; st != store.StatusPlaying {
+			t.Fatalf("status %s after filling every seat, want playing", st)
+		}
+		if _, err := tb.Join(ctx, "carol", "carol", -1); err == nil {
+			t.Error("joined a started table")
+		}
+		if err := tb.Leave(ctx, "alice"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if !tb.Summary().Seats[0].Away || m.BotMoves.Load() < 4 {
+			t.Fatalf("after leaving: seat %+v, bot moves %d (want the pass made by a bot)", tb.Summary().Seats[0], m.BotMoves.Load())
+		}
+		if s, err := tb.Join(ctx, "alice", "alice", -1); err != nil || s != 0 || tb.Summary().Seats[0].Away {
+			t.Fatalf("rejoin: %d %v %+v", s, err, tb.Summary().Seats[0])
+		}
+	})
+}
+
+var gamesLookup = games.Lookup

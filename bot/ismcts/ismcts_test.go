@@ -106,3 +106,28 @@ func TestCandidatePassesDistinct(t *testing.T) {
 		t.Fatalf("the rule-based pass is not the first candidate")
 	}
 }
+
+// TestPriorShare: a prior credited with all the iterations wins the
+// choice; its reported visits stay the search's own.
+func TestPriorShare(t *testing.T) {
+	st := papayooPosition(t, 3, 6)
+	v := st.View(st.ToAct(nil)[0])
+	legal := st.Legal(v.Observer(), nil)
+	if len(legal) < 2 {
+		t.Skip("single legal move")
+	}
+	cfg := ismcts.Config{Iterations: 300, Workers: 1, Seed: 1}
+	plain, err := ismcts.Search(context.Background(), papayoo.Engine{}, v, ismcts.NewGeneric, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := plain.Moves[len(plain.Moves)-1]
+	cfg.Prior, cfg.PriorShare = &worst.Move, 1
+	res, err := ismcts.Search(context.Background(), papayoo.Engine{}, v, ismcts.NewGeneric, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Best() != worst.Move || res.Moves[0].Visits != worst.Visits {
+		t.Fatalf("prior %s not chosen with its own visits: %+v", worst.Text, res.Moves[0])
+	}
+}

@@ -24,14 +24,15 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	tables := fs.Int("tables", 100, "tables to open")
 	pace := fs.Float64("pace", 1, "moves a second per table; 0 = as fast as possible")
 	clients := fs.Int("clients", 4, "WebSocket clients per table: 4 (one per seat) or 1 (one holding every seat)")
-	duration := fs.Duration("duration", 30*time.Second, "measuring time after setup")
+	duration := fs.Duration("duration", 30*time.Second, "measuring time after setup and warm-up")
+	warmup := fs.Duration("warmup", 0, "play this long first without measuring (the synchronized start is a burst)")
 	gameName := fs.String("game", "papayoo", "game")
 	options := fs.String("options", "", "game options (default rounds=1000 for papayoo)")
 	setup := fs.Int("setup", 64, "tables set up concurrently")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	cfg := loadtest.Config{URL: *url, Tables: *tables, Pace: *pace, Clients: *clients, Duration: *duration,
+	cfg := loadtest.Config{URL: *url, Tables: *tables, Pace: *pace, Clients: *clients, Duration: *duration, Warmup: *warmup,
 		Game: *gameName, Setup: *setup, Progress: stderr}
 	if *options != "" {
 		o, err := game.ParseOptions(*options)

@@ -35,7 +35,6 @@ type state struct {
 	Code    string          `json:"code"`
 	Message string          `json:"message"`
 	ID      json.RawMessage `json:"id"`
-	Joined  int             `json:"-"`
 }
 
 func main() {
@@ -65,7 +64,9 @@ func post(url, token string, body any, out any) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != 200 {
-		var e struct{ Error struct{ Code, Message string } }
+		var e struct {
+			Error struct{ Code, Message string }
+		}
 		json.NewDecoder(resp.Body).Decode(&e)
 		return fmt.Errorf("%s: %s: %s", url, e.Error.Code, e.Error.Message)
 	}

@@ -1,0 +1,63 @@
+package loadtest
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cardroom/games"
+	"cardroom/server"
+	"cardroom/store"
+	"cardroom/table"
+)
+
+// TestRunSmall runs the load generator against a real server for a moment
+// and checks it measured moves with sane latencies.
+func TestRunSmall(t *testing.T) {
+	if _, err := games.Lookup("papayoo"); err != nil {
+		t.Skip("papayoo engine not registered yet")
+	}
+	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := server.New(server.Config{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Table: table.Config{Grace: time.Hour}, Rate: 1000, Burst: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(l)
+	defer s.Shutdown(context.Background())
+	for _, clients := range []int{4, 1} {
+		rep, err := Run(context.Background(), Config{URL: "http://" + l.Addr().String(), Tables: 3, Clients: clients, Pace: 20, Duration: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Connections != 3*clients || rep.Moves < 20 || rep.P50 <= 0 || rep.Max < rep.P99 || rep.Errors != 0 {
+			t.Errorf("clients=%d: report %+v", clients, rep)
+		}
+		if !strings.Contains(rep.String(), "moves/s") {
+			t.Errorf("report text: %s", rep)
+		}
+	}
+}
+
+func TestStatePrefix(t *testing.T) {
+	b := []byte(`{"type":"state","table":"t","seq":3,"legal":["play 1S"],"view":{"hand":["1S"]}}`)
+	if got := string(statePrefix(b)); got != `{"type":"state","table":"t","seq":3,"legal":["play 1S"]}` {
+		t.Errorf("prefix = %s", got)
+	}
+	other := []byte(`{"type":"ack","seq":3}`)
+	if string(statePrefix(other)) != string(other) {
+		t.Error("non-state message changed")
+	}
+}
