@@ -111,7 +111,8 @@ type HardConfig struct {
 // (the server's turn clock may cut it short through the context).
 const DefaultIterations = 4000
 
-// Hard is the ISMCTS bot (level hard). It implements Hinter.
+// Hard is the ISMCTS bot (level hard). It implements Hinter. Like every
+// Bot it serves one seat, one call at a time.
 type Hard struct {
 	cfg HardConfig
 	rng game.Rand

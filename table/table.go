@@ -148,7 +148,10 @@ type Clock struct {
 	Remaining map[string]int `json:"remaining"`
 }
 
-// StateMsg is the per-observer state message of the protocol.
+// StateMsg is the shape of the per-observer state message of the protocol
+// (docs/protocol.md). stateMsg writes it in two parts — the observer's
+// fields and the fields every observer shares, marshalled once per
+// broadcast — with the same names and order.
 type StateMsg struct {
 	Type         string       `json:"type"`
 	Table        string       `json:"table"`
@@ -194,7 +197,7 @@ type Table struct {
 	toAct    []game.Seat
 	moveBuf  []game.Move
 	opts     game.Options // parsed meta.Options
-	infos    []SeatInfo   // seat infos cached for one broadcast (nil: compute)
+	common   []byte       // the shared part of state messages, cached for one broadcast
 }
 
 type seatState struct {
@@ -1097,50 +1100,96 @@ func (t *Table) tick() {
 // stateMsg builds the message for one observer: seat ≥ 0 or game.Spectator.
 // It is the only way game state leaves a table.
 func (t *Table) stateMsg(seat int) []byte {
-	infos := t.infos
-	if infos == nil {
-		infos = t.seatInfos()
+	common := t.common
+	if common == nil {
+		common = t.commonJSON()
 	}
-	m := StateMsg{
-		Type: "state", Table: t.id, Seq: len(t.log), Status: t.meta.Status, Game: t.meta.Game,
-		Options: t.opts, Seat: seat, Seats: infos, Legal: []string{}, ToAct: []game.Seat{},
-		ServerTimeMS: time.Now().UnixMilli(),
-	}
+	h := stateHead{Type: "state", Table: t.id, Seq: len(t.log), Status: t.meta.Status, Seat: seat,
+		Legal: []string{}, ToAct: []game.Seat{}}
+	var view game.View
 	if t.meta.Status != store.StatusOpen {
-		m.View = t.st.View(game.Seat(seat))
-		m.ToAct = t.st.ToAct(m.ToAct)
-		if seat >= 0 && slices.Contains(m.ToAct, game.Seat(seat)) {
+		view = t.st.View(game.Seat(seat))
+		h.ToAct = t.st.ToAct(h.ToAct)
+		if seat >= 0 && slices.Contains(h.ToAct, game.Seat(seat)) {
 			t.moveBuf = t.st.Legal(game.Seat(seat), t.moveBuf[:0])
-			m.LegalCount = len(t.moveBuf)
+			h.LegalCount = len(t.moveBuf)
 			for i, mv := range t.moveBuf {
 				if i >= t.cfg.MaxLegal {
 					break
 				}
-				m.Legal = append(m.Legal, t.st.FormatMove(mv))
+				h.Legal = append(h.Legal, t.st.FormatMove(mv))
 			}
 			if cap(t.moveBuf) > 4*t.cfg.MaxLegal {
 				t.moveBuf = nil // a pass phase's thousands of moves: do not keep them
 			}
 		}
-		if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {
-			c := &Clock{MS: t.meta.ClockMS, Remaining: map[string]int{}}
-			now := time.Now()
-			for _, s := range m.ToAct {
-				if d := t.seats[s].deadline; !d.IsZero() {
-					c.Remaining[strconv.Itoa(int(s))] = int(max(0, d.Sub(now).Milliseconds()))
-				}
-			}
-			m.Clock = c
-		}
-		if t.st.Over() {
-			r := t.st.Result()
-			m.Result = &r
-		}
 	}
-	b, err := json.Marshal(m)
+	head, err := json.Marshal(h)
 	if err != nil {
 		t.cfg.Log.Error("marshal state", "table", t.id, "err", err)
 		return nil
+	}
+	vb, err := json.Marshal(view)
+	if err != nil {
+		t.cfg.Log.Error("marshal view", "table", t.id, "err", err)
+		return nil
+	}
+	// {head…, common…, "view": …}: the same fields, in the same order, as StateMsg.
+	out := make([]byte, 0, len(head)+len(common)+len(vb)+10)
+	out = append(out, head[:len(head)-1]...)
+	out = append(out, ',')
+	out = append(out, common[1:len(common)-1]...)
+	out = append(out, `,"view":`...)
+	out = append(out, vb...)
+	out = append(out, '}')
+	return out
+}
+
+// stateHead is the per-observer part of StateMsg.
+type stateHead struct {
+	Type       string      `json:"type"`
+	Table      string      `json:"table"`
+	Seq        int         `json:"seq"`
+	Status     string      `json:"status"`
+	Seat       int         `json:"seat"`
+	ToAct      []game.Seat `json:"to_act"`
+	Legal      []string    `json:"legal"`
+	LegalCount int         `json:"legal_count"`
+}
+
+// stateCommon is the part of StateMsg that every observer shares.
+type stateCommon struct {
+	Game         string       `json:"game"`
+	Options      game.Options `json:"options"`
+	Clock        *Clock       `json:"clock"`
+	Seats        []SeatInfo   `json:"seats"`
+	Result       *game.Result `json:"result"`
+	ServerTimeMS int64        `json:"server_time_ms"`
+}
+
+// commonJSON marshals the shared part of the state messages (once per broadcast).
+func (t *Table) commonJSON() []byte {
+	c := stateCommon{Game: t.meta.Game, Options: t.opts, Seats: t.seatInfos(), ServerTimeMS: time.Now().UnixMilli()}
+	if t.meta.Status != store.StatusOpen {
+		if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {
+			cl := &Clock{MS: t.meta.ClockMS, Remaining: map[string]int{}}
+			now := time.Now()
+			for _, s := range t.st.ToAct(nil) {
+				if d := t.seats[s].deadline; !d.IsZero() {
+					cl.Remaining[strconv.Itoa(int(s))] = int(max(0, d.Sub(now).Milliseconds()))
+				}
+			}
+			c.Clock = cl
+		}
+		if t.st.Over() {
+			r := t.st.Result()
+			c.Result = &r
+		}
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.cfg.Log.Error("marshal state", "table", t.id, "err", err)
+		return []byte("{}")
 	}
 	return b
 }
@@ -1183,8 +1232,8 @@ func (t *Table) broadcast() {
 			}
 		}
 	}
-	t.infos = t.seatInfos()
-	defer func() { t.infos = nil }()
+	t.common = t.commonJSON()
+	defer func() { t.common = nil }()
 	cache := map[int][]byte{}
 	var dead []Subscriber
 	for sub := range t.subs {

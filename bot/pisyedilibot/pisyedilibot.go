@@ -5,8 +5,6 @@ package pisyedilibot
 
 import (
 	"math"
-	"os"
-	"strconv"
 
 	"cardroom/bot/ismcts"
 	"cardroom/game"
@@ -174,9 +172,10 @@ func Rule(gv game.View, legal []game.Move, r *game.Rand, easy bool) game.Move {
 }
 
 // PriorShare is the share of the hard bot's iterations credited to the
-// rule-based move (see ismcts.Config.Prior): Pis Yedili's playouts are very
-// noisy, so the search must clearly beat the rules to overrule them.
-var PriorShare = 0.2
+// rule-based move (see ismcts.Config.Prior). Off: with 0.2 the hard bot
+// played exactly as well as medium (25% of hands won against three medium
+// players, 100 deals), without it 32–37%.
+const PriorShare = 0.0
 
 // Noise is the share of random moves in playouts.
 const Noise = 0.1
@@ -317,17 +316,10 @@ func (d *Domain) policy(st game.State, s game.Seat, legal []game.Move, r *game.R
 
 // Depth is how many moves a search iteration looks ahead before it judges
 // the position by the hand sizes (0 = play every hand out). Short horizons
-// trade the bias of the estimate for far less noise than whole hands.
+// trade the bias of the estimate for far less noise than whole hands:
+// measured hands won by hard:1000 against three medium players — whole
+// hands 25%, depth 12: 23%, 18: 34%, 24: 32–34%, 30: 31%, 40: 29%.
 var Depth = 24
-
-func init() { // TEMP experiment knobs
-	if v := os.Getenv("PIS_DEPTH"); v != "" {
-		Depth, _ = strconv.Atoi(v)
-	}
-	if v := os.Getenv("PIS_PRIOR"); v != "" {
-		PriorShare, _ = strconv.ParseFloat(v, 64)
-	}
-}
 
 // Horizon implements ismcts.Domain: the end of the hand, or Depth moves.
 func (d *Domain) Horizon(st game.State) bool {
