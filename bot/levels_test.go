@@ -181,3 +181,24 @@ func TestParseSpec(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseSpec: a spec that parses prints back to a spec that parses to
+// the same value, and a level that parses is registered.
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"hard", "hard:2000", "hard:200ms", "medium", "easy", "random", "hard:", "hard:-5", "x:1", ":"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		sp, err := ParseSpec(s)
+		if err != nil {
+			return
+		}
+		back, err := ParseSpec(sp.String())
+		if err != nil || back != sp {
+			t.Fatalf("%q → %+v → %q → %+v, %v", s, sp, sp.String(), back, err)
+		}
+		if _, err := New(sp.Level, 1); err != nil {
+			t.Fatalf("%q parsed to unknown level %q", s, sp.Level)
+		}
+	})
+}

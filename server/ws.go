@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"runtime"
 	"sync"
 	"time"
 
@@ -500,7 +501,14 @@ func (c *conn) handle(ctx context.Context, m inMsg) {
 			return
 		}
 		id, tid := m.ID, t.ID()
+		select {
+		case hintSlots <- struct{}{}:
+		default:
+			fail(&table.Error{Code: "busy", Msg: "too many hints being computed; retry"})
+			return
+		}
 		go func() {
+			defer func() { <-hintSlots }()
 			hctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			rs, err := h.Hint(hctx, eng, v)
@@ -524,6 +532,10 @@ func (c *conn) watch(ctx context.Context, t *table.Table) {
 	}
 	c.watching[t.ID()] = t
 }
+
+// hintSlots bounds the hint searches running at once (each is a hard-bot
+// search): a crowd asking for hints cannot starve the tables.
+var hintSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 
 // hinter returns a bot that rates moves, if a registered level has one.
 func hinter() bot.Hinter {

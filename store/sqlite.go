@@ -44,12 +44,24 @@ type appendReq struct {
 }
 
 // OpenSQLite opens (creating if needed) the database at path and applies
-// the embedded migrations.
-func OpenSQLite(path string) (*SQLite, error) {
+// the embedded migrations, with synchronous=NORMAL.
+func OpenSQLite(path string) (*SQLite, error) { return OpenSQLiteSync(path, "normal") }
+
+// OpenSQLiteSync is OpenSQLite with SQLite's synchronous setting: "normal"
+// (WAL commits are not fsynced, checkpoints are: a process crash loses
+// nothing committed, a power loss may lose the last commits) or "off" (no
+// fsync at all: a process crash still loses nothing, an OS crash may
+// corrupt the database) or "full" (every commit fsynced).
+func OpenSQLiteSync(path, sync string) (*SQLite, error) {
+	switch sync {
+	case "normal", "off", "full":
+	default:
+		return nil, fmt.Errorf("synchronous: want normal, off or full, not %q", sync)
+	}
 	q := url.Values{}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "synchronous("+strings.ToUpper(sync)+")")
 	q.Add("_pragma", "foreign_keys(1)")
 	dsn := "file:" + path + "?" + q.Encode()
 	// The writer never checkpoints (a checkpoint fsyncs, and the writer's
