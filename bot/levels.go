@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"cardroom/bot/ismcts"
@@ -111,10 +112,12 @@ type HardConfig struct {
 // (the server's turn clock may cut it short through the context).
 const DefaultIterations = 4000
 
-// Hard is the ISMCTS bot (level hard). It implements Hinter. Like every
-// Bot it serves one seat, one call at a time.
+// Hard is the ISMCTS bot (level hard). It implements Hinter. It may be
+// called from several goroutines (each call draws its search seed under a
+// lock), but its moves are reproducible only when calls come in order.
 type Hard struct {
 	cfg HardConfig
+	mu  sync.Mutex
 	rng game.Rand
 }
 
@@ -134,7 +137,10 @@ func (b *Hard) search(ctx context.Context, e game.Engine, v game.View) (*ismcts.
 		return nil, err
 	}
 	dom := ismcts.NewGeneric
-	c := ismcts.Config{Iterations: b.cfg.Iterations, Duration: b.cfg.Duration, Workers: b.cfg.Workers, Seed: b.rng.Uint64()}
+	b.mu.Lock()
+	seed := b.rng.Uint64()
+	b.mu.Unlock()
+	c := ismcts.Config{Iterations: b.cfg.Iterations, Duration: b.cfg.Duration, Workers: b.cfg.Workers, Seed: seed}
 	if k, ok := kitFor(e.Name()); ok && k.Domain != nil {
 		dom = func() ismcts.Domain { return k.Domain(v) }
 		if k.Search != nil {

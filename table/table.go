@@ -71,8 +71,10 @@ type Config struct {
 	Linger time.Duration
 	// QueueSize bounds each table's command queue. Default 64.
 	QueueSize int
-	// MaxLegal bounds the legal moves listed in a state message. Default 64
-	// (only Papayoo's pass has more: thousands).
+	// MaxLegal bounds the legal moves listed in a state message. Default
+	// 2000: every 500 Rum and Pis Yedili position fits (a deep take with a
+	// long hand lists a few hundred); only Papayoo's pass with 3 or 4
+	// players has more (3,003 or 15,504), and clients build a pass from the hand.
 	MaxLegal int
 	// OnChange is called (from the table's goroutine; it must not block)
 	// when the table's summary changes.
@@ -101,7 +103,7 @@ func (c *Config) defaults() {
 		c.QueueSize = 64
 	}
 	if c.MaxLegal <= 0 {
-		c.MaxLegal = 64
+		c.MaxLegal = 2000
 	}
 }
 

@@ -61,6 +61,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	burst := fs.Float64("burst", server.RateBurst, "message burst allowed per connection")
 	logLevel := fs.String("log-level", envOr("CARDROOM_LOG", "info"), "debug, info, warn or error")
 	syncMode := fs.String("sync", "normal", "SQLite synchronous: normal (fsync at checkpoints), off (never fsync; safe against process crashes only) or full")
+	checkpoint := fs.Duration("checkpoint", store.CheckpointEvery, "period of the background WAL checkpoint")
 	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this address (e.g. localhost:6060); off by default")
 	logJSON := fs.Bool("log-json", false, "structured logs as JSON instead of text")
 	if err := fs.Parse(args); err != nil {
@@ -86,6 +87,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	dbPath := filepath.Join(*data, "cardroom.db")
+	store.CheckpointEvery = *checkpoint
 	st, err := store.OpenSQLiteSync(dbPath, *syncMode)
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: database %s: %v\n", dbPath, err)
