@@ -29,14 +29,15 @@ func runHint(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: cardroom hint [flags] RECORD")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 {
+	if len(pos) != 1 {
 		fs.Usage()
 		return 2
 	}
-	data, err := os.ReadFile(fs.Arg(0))
+	data, err := os.ReadFile(pos[0])
 	if err != nil {
 		fmt.Fprintln(stderr, "hint:", err)
 		return 1
