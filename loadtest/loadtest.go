@@ -85,7 +85,7 @@ func mib(n int64) float64 { return float64(n) / (1 << 20) }
 // seatState is what a client last saw for one seat.
 type seatState struct {
 	seq    int
-	legal  []string
+	move   string // a legal move picked at random when the state arrived ("": none)
 	status string
 }
 
@@ -419,18 +419,36 @@ type inMsg struct {
 // read consumes one connection's messages and updates the table's view.
 func (r *runner) read(t *tableRun, c *wsClient, owner bool, created chan string, joined chan error) {
 	ctx := context.Background()
+	var buf bytes.Buffer
+	var offs []int
 	for {
-		_, b, err := c.ws.Read(ctx)
+		_, rd, err := c.ws.Reader(ctx)
+		if err == nil {
+			buf.Reset()
+			_, err = buf.ReadFrom(rd)
+		}
 		if err != nil {
 			if r.measure.Load() {
 				r.errs.Add(1)
 			}
 			return
 		}
+		b := buf.Bytes()
 		now := time.Now()
 		var m inMsg
-		if json.Unmarshal(statePrefix(b), &m) != nil {
+		var move string
+		if h, ok := parseStateHead(b); ok {
+			// A state message as the server writes it: no JSON decoding
+			// but the one legal move picked.
+			m = inMsg{Type: "state", Seq: h.seq, Seat: h.seat, Status: h.status}
+			move = pickLegal(h.legal, &offs)
+		} else if json.Unmarshal(statePrefix(b), &m) != nil {
 			continue
+		} else if len(m.Legal) > 0 {
+			move = m.Legal[rand.IntN(len(m.Legal))]
+		}
+		if buf.Cap() > 1<<20 {
+			buf = bytes.Buffer{}
 		}
 		switch m.Type {
 		case "created":
@@ -470,7 +488,7 @@ func (r *runner) read(t *tableRun, c *wsClient, owner bool, created chan string,
 			t.mu.Lock()
 			ls := &t.latest[m.Seat]
 			if m.Seq >= ls.seq {
-				ls.seq, ls.legal, ls.status = m.Seq, m.Legal, m.Status
+				ls.seq, ls.move, ls.status = m.Seq, move, m.Status
 			}
 			if p := t.pending; p != nil && m.Seq > p.afterSeq && !p.seen[m.Seat] {
 				p.seen[m.Seat] = true
@@ -536,8 +554,8 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 					if ls.status == "finished" {
 						over = true
 					}
-					if ls.seq == maxSeq && len(ls.legal) > 0 && ls.status == "playing" {
-						seat, mv, seq = s, ls.legal[rng.IntN(len(ls.legal))], maxSeq
+					if ls.seq == maxSeq && ls.move != "" && ls.status == "playing" {
+						seat, mv, seq = s, ls.move, maxSeq
 						break
 					}
 				}
@@ -607,4 +625,122 @@ func statePrefix(b []byte) []byte {
 	copy(out, b[:i])
 	out[i] = '}'
 	return out
+}
+
+// pickLegal returns one element of a JSON array of strings, at random
+// ("" for an empty or unreadable array). offs is scratch space.
+func pickLegal(arr []byte, offs *[]int) string {
+	o := (*offs)[:0]
+	for p := 1; p < len(arr); p++ {
+		if arr[p] != '"' {
+			continue
+		}
+		start := p
+		for p++; p < len(arr) && arr[p] != '"'; p++ {
+			if arr[p] == '\\' {
+				p++
+			}
+		}
+		o = append(o, start, p+1)
+	}
+	*offs = o
+	if len(o) == 0 {
+		return ""
+	}
+	i := rand.IntN(len(o) / 2)
+	var mv string
+	if json.Unmarshal(arr[o[2*i]:o[2*i+1]], &mv) != nil {
+		return ""
+	}
+	return mv
+}
+
+type stateHead struct {
+	seq, seat int
+	status    string
+	legal     []byte // the JSON array, in b
+}
+
+// parseStateHead reads the leading fields of a state message in the order
+// and form the server writes them ({"type":"state","table":…,"seq":…,
+// "status":…,"seat":…,"to_act":[…],"legal":[…],…), without decoding the
+// rest. ok is false for anything else (the caller then decodes JSON).
+func parseStateHead(b []byte) (h stateHead, ok bool) {
+	p := 0
+	lit := func(s string) bool {
+		if !bytes.HasPrefix(b[p:], []byte(s)) {
+			return false
+		}
+		p += len(s)
+		return true
+	}
+	str := func() (string, bool) { // a string without escapes
+		if p >= len(b) || b[p] != '"' {
+			return "", false
+		}
+		i := bytes.IndexByte(b[p+1:], '"')
+		if i < 0 || bytes.IndexByte(b[p+1:p+1+i], '\\') >= 0 {
+			return "", false
+		}
+		v := string(b[p+1 : p+1+i])
+		p += i + 2
+		return v, true
+	}
+	num := func() (int, bool) {
+		q := p
+		if q < len(b) && b[q] == '-' {
+			q++
+		}
+		for q < len(b) && b[q] >= '0' && b[q] <= '9' {
+			q++
+		}
+		n, err := strconv.Atoi(string(b[p:q]))
+		p = q
+		return n, err == nil
+	}
+	array := func() ([]byte, bool) { // a flat array of numbers or strings
+		if p >= len(b) || b[p] != '[' {
+			return nil, false
+		}
+		start := p
+		for p++; p < len(b); p++ {
+			switch b[p] {
+			case '"':
+				for p++; p < len(b) && b[p] != '"'; p++ {
+					if b[p] == '\\' {
+						p++
+					}
+				}
+			case ']':
+				p++
+				return b[start:p], true
+			case '[', '{':
+				return nil, false
+			}
+		}
+		return nil, false
+	}
+	var good bool
+	if !lit(`{"type":"state","table":`) {
+		return h, false
+	}
+	if _, good = str(); !good || !lit(`,"seq":`) {
+		return h, false
+	}
+	if h.seq, good = num(); !good || !lit(`,"status":`) {
+		return h, false
+	}
+	if h.status, good = str(); !good || !lit(`,"seat":`) {
+		return h, false
+	}
+	if h.seat, good = num(); !good || !lit(`,"to_act":`) {
+		return h, false
+	}
+	if _, good = array(); !good || !lit(`,"legal":`) {
+		return h, false
+	}
+	if h.legal, good = array(); !good || !lit(`,"legal_count":`) {
+		return h, false
+	}
+	return h, true
 }

@@ -61,3 +61,30 @@ func TestStatePrefix(t *testing.T) {
 		t.Error("non-state message changed")
 	}
 }
+
+func TestParseStateHead(t *testing.T) {
+	b := []byte(`{"type":"state","table":"t_1","seq":31,"status":"playing","seat":-1,"to_act":[2],"legal":["play 1S","x\"]"],"legal_count":2,"game":"papayoo","view":{}}`)
+	h, ok := parseStateHead(b)
+	if !ok || h.seq != 31 || h.seat != -1 || h.status != "playing" || string(h.legal) != `["play 1S","x\"]"]` {
+		t.Errorf("parse: %v %+v %s", ok, h, h.legal)
+	}
+	for _, bad := range []string{`{"type":"ack","seq":3}`, `{"type":"state","seq":3}`, `{"type":"state","table":"t","seq":x`} {
+		if _, ok := parseStateHead([]byte(bad)); ok {
+			t.Errorf("%s: parsed", bad)
+		}
+	}
+}
+
+func TestPickLegal(t *testing.T) {
+	var offs []int
+	seen := map[string]bool{}
+	for range 200 {
+		seen[pickLegal([]byte(`["play 1S","pass 2S 3\"S","x"]`), &offs)] = true
+	}
+	if len(seen) != 3 || !seen[`pass 2S 3"S`] {
+		t.Errorf("picked %v", seen)
+	}
+	if pickLegal([]byte(`[]`), &offs) != "" {
+		t.Error("empty array")
+	}
+}

@@ -67,10 +67,12 @@ func decodeMessage(b []byte) (inMsg, *table.Error) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return m, &table.Error{Code: "bad_json", Msg: "a message must be a JSON object"}
 	}
-	if !json.Valid(trimmed) {
-		return m, &table.Error{Code: "bad_json", Msg: "the message is not valid JSON"}
-	}
+	// Unmarshal checks the whole input is valid JSON before decoding, so
+	// json.Valid is needed only to tell bad JSON from a bad field.
 	if err := json.Unmarshal(trimmed, &m); err != nil {
+		if !json.Valid(trimmed) {
+			return inMsg{}, &table.Error{Code: "bad_json", Msg: "the message is not valid JSON"}
+		}
 		var te *json.UnmarshalTypeError
 		// Keep the id if it can be read, to answer with it.
 		var probe struct {
@@ -411,6 +413,22 @@ func (c *conn) handle(ctx context.Context, m inMsg) {
 		}
 		c.s.badInput.Add(1)
 		c.sendErr(m.ID, m.Table, te)
+	}
+	if m.Type == "move" {
+		// The hot path: a move does not wait for the table.
+		if c.sess.Player == "" {
+			fail(&table.Error{Code: "unauthorized", Msg: m.Type + " needs a session: POST /api/session first (anonymous connections may only watch)"})
+			return
+		}
+		t := c.s.table(m.Table)
+		if t == nil {
+			fail(&table.Error{Code: "no_table", Msg: fmt.Sprintf("no table %q (finished tables: GET /api/records/%s)", m.Table, m.Table)})
+			return
+		}
+		if err := t.Move(c, m.ID, seatOr(m.Seat), m.Move); err != nil {
+			fail(err)
+		}
+		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -27,7 +28,8 @@ var migrations embed.FS
 // goroutine that commits them in batches (group commit), so a thousand
 // tables moving at once cost a few transactions, not a thousand.
 type SQLite struct {
-	w, r, c *sql.DB // writer, readers, checkpointer
+	w, r, c *sql.DB   // writer, readers, checkpointer
+	ins     *sql.Stmt // the event insert, prepared once on the writer connection
 
 	appends chan appendReq
 	done    chan struct{}
@@ -87,6 +89,13 @@ func OpenSQLiteSync(path, sync string) (*SQLite, error) {
 	c.SetMaxOpenConns(1)
 	s := &SQLite{w: w, r: r, c: c, appends: make(chan appendReq, 4096), done: make(chan struct{}), stopped: make(chan struct{})}
 	if err := s.migrate(); err != nil {
+		w.Close()
+		r.Close()
+		c.Close()
+		return nil, err
+	}
+	s.ins, err = w.Prepare(insertEvent)
+	if err != nil {
 		w.Close()
 		r.Close()
 		c.Close()
@@ -196,6 +205,13 @@ func (s *SQLite) writer() {
 			}
 		case r := <-s.appends:
 			batch = append(batch[:0], r)
+			if len(s.appends) == 0 {
+				// Let the goroutines that are ready run first: under load some
+				// are tables about to append, and one commit then serves them
+				// too (a commit costs far more than an entry). Idle, this
+				// returns at once.
+				runtime.Gosched()
+			}
 		more:
 			for len(batch) < cap(batch) {
 				select {
@@ -233,17 +249,16 @@ func (s *SQLite) commit(batch []appendReq) {
 	}
 }
 
+const insertEvent = `INSERT INTO events(table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?)`
+
 // insert writes a batch of entries in one transaction.
 func (s *SQLite) insert(batch []appendReq) error {
 	tx, err := s.w.Begin()
 	if err != nil {
 		return err
 	}
-	st, err := tx.Prepare(`INSERT INTO events(table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?)`)
-	if err != nil {
-		tx.Rollback()
-		return err
-	}
+	// The writer has one connection: the statement prepared on it is reused.
+	st := tx.Stmt(s.ins)
 	defer st.Close()
 	for _, r := range batch {
 		chance := 0
@@ -501,6 +516,7 @@ func (s *SQLite) History(ctx context.Context, player string, limit int) ([]Table
 func (s *SQLite) Close() error {
 	s.once.Do(func() { close(s.done) })
 	s.wg.Wait()
+	s.ins.Close()
 	err := s.w.Close()
 	if e := s.r.Close(); err == nil {
 		err = e

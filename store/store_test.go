@@ -98,3 +98,20 @@ func BenchmarkAppendParallel(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkAppendSerial is one table appending alone: one commit per entry
+// (the cost of a commit, where BenchmarkAppendParallel gives the cost of an
+// entry in a group commit).
+func BenchmarkAppendSerial(b *testing.B) {
+	st, err := OpenSQLite(filepath.Join(b.TempDir(), "b.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := st.Append(context.Background(), "t1", i, record.Entry{Seat: 1, Text: "play 10S"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -55,24 +55,34 @@ func BenchmarkBroadcast(b *testing.B) {
 // game with four connected players and a spectator: parse, apply, log
 // (in-memory store), ack, one state message per seat and the spectator's,
 // and the chance steps that follow. This is the server's CPU per move
-// without the WebSocket writes and the SQLite commit. Moves are random
-// legal moves (a Papayoo pass is built from the hand's first cards).
+// without the WebSocket reads and writes and the SQLite commit. Moves are
+// random legal moves (the driver's own Legal call is included). The
+// "plain" variants build the messages the way they were built before.
 func BenchmarkMove(b *testing.B) {
 	for _, g := range []struct{ name, opts string }{
 		{"papayoo", "players=4 rounds=1000"},
 		{"rum500", "players=4"},
 		{"pisyedili", "players=4"},
 	} {
-		b.Run(g.name, func(b *testing.B) {
-			if _, err := gamesLookup(g.name); err != nil {
-				b.Skip(err)
+		for _, plain := range []bool{false, true} {
+			name := g.name
+			if plain {
+				name += "/plain"
 			}
-			benchMoves(b, g.name, g.opts)
-		})
+			b.Run(name, func(b *testing.B) {
+				if _, err := gamesLookup(g.name); err != nil {
+					b.Skip(err)
+				}
+				benchMoves(b, g.name, g.opts, plain)
+			})
+		}
 	}
 }
 
-func benchMoves(b *testing.B, name, opts string) {
+// benchMoves plays random moves; plain uses refBroadcast, the way state
+// messages were built before (every part through encoding/json, legal
+// moves formatted afresh), for comparison.
+func benchMoves(b *testing.B, name, opts string, plain bool) {
 	players := []string{"a", "b", "c", "d"}
 	subs := map[string]*fakeSub{}
 	var tb *Table
@@ -91,6 +101,9 @@ func benchMoves(b *testing.B, name, opts string) {
 		tb, err = Create(context.Background(), Config{Store: store.NewMemory(), Grace: time.Hour}, meta)
 		if err != nil {
 			b.Fatal(err)
+		}
+		if plain {
+			tb.do(context.Background(), func() { tb.testBroadcast = tb.refBroadcast })
 		}
 		for _, p := range append(players, "x") {
 			subs[p] = &fakeSub{player: p}

@@ -186,20 +186,29 @@ type Table struct {
 	summary atomicSummary
 
 	// Owned by the goroutine:
-	meta     store.Table
-	eng      game.Engine
-	st       game.State
-	log      []record.Entry
-	subs     map[Subscriber]struct{}
-	presence map[string]int // player -> connected subscribers
-	seats    []seatState
-	timer    *time.Timer
-	retryAt  time.Time
-	finished time.Time
-	toAct    []game.Seat
-	moveBuf  []game.Move
-	opts     game.Options // parsed meta.Options
-	common   []byte       // the shared part of state messages, cached for one broadcast
+	meta      store.Table
+	eng       game.Engine
+	st        game.State
+	log       []record.Entry
+	subs      map[Subscriber]struct{}
+	presence  map[string]int // player -> connected subscribers
+	seats     []seatState
+	timer     *time.Timer
+	retryAt   time.Time
+	finished  time.Time
+	toAct     []game.Seat
+	moveBuf   []game.Move
+	opts      game.Options // parsed meta.Options
+	common    []byte       // the shared part of state messages, cached for one broadcast
+	legal     []legalCache // per seat: the legal moves last sent (see legalJSON)
+	msgToAct  []game.Seat  // scratch for stateMsg
+	msgCache  [][]byte     // scratch for broadcast: each observer's message
+	viewBuf   viewEncoder  // reused buffer for marshalling views
+	optsJSON  []byte       // opts marshalled (commonJSON)
+	seatsJSON []byte       // seatsSent marshalled (commonJSON)
+	seatsSent []SeatInfo
+	// testBroadcast replaces broadcast in benchmarks (nil otherwise).
+	testBroadcast func()
 }
 
 type seatState struct {
@@ -325,6 +334,7 @@ func newTable(cfg Config, meta store.Table, eng game.Engine, st game.State, even
 		subs:     map[Subscriber]struct{}{},
 		presence: map[string]int{},
 		seats:    make([]seatState, st.Seats()),
+		legal:    make([]legalCache, st.Seats()),
 	}
 	t.opts, _ = game.ParseOptions(meta.Options)
 	now := time.Now()
@@ -439,10 +449,14 @@ func (t *Table) run() {
 // ---- seats and players ----
 
 func (t *Table) seatsOf(player string) []int {
+	return t.appendSeatsOf(nil, player)
+}
+
+// appendSeatsOf appends the seats player holds to out.
+func (t *Table) appendSeatsOf(out []int, player string) []int {
 	if player == "" {
-		return nil
+		return out
 	}
-	var out []int
 	for i, s := range t.meta.Seats {
 		if s.Player == player {
 			out = append(out, i)
@@ -814,13 +828,7 @@ func (t *Table) move(sub Subscriber, id json.RawMessage, seat int, text string, 
 	}
 	// The player acted: they are present at this seat.
 	t.seats[s].away = false
-	b, _ := json.Marshal(struct {
-		Type  string          `json:"type"`
-		ID    json.RawMessage `json:"id,omitempty"`
-		Table string          `json:"table"`
-		Seq   int             `json:"seq"`
-	}{"ack", id, t.id, len(t.log)})
-	sub.Send(b)
+	sub.Send(ackMsg(id, t.id, len(t.log)))
 	t.broadcast()
 	t.cfg.Metrics.MoveLatency.Observe(time.Since(arrived))
 	t.advance()
@@ -1100,45 +1108,39 @@ func (t *Table) tick() {
 // ---- what leaves the table ----
 
 // stateMsg builds the message for one observer: seat ≥ 0 or game.Spectator.
-// It is the only way game state leaves a table.
+// It is the only way game state leaves a table. The message has the fields
+// of StateMsg, in that order: the per-observer head is written by hand
+// (appendHead), the shared part (t.common) is marshalled once per
+// broadcast, and the seat's legal-move list is reused while it is unchanged
+// (legalJSON).
 func (t *Table) stateMsg(seat int) []byte {
 	common := t.common
 	if common == nil {
 		common = t.commonJSON()
 	}
-	h := stateHead{Type: "state", Table: t.id, Seq: len(t.log), Status: t.meta.Status, Seat: seat,
-		Legal: []string{}, ToAct: []game.Seat{}}
 	var view game.View
+	toAct := t.msgToAct[:0]
+	legal, legalCount := []byte("[]"), 0
 	if t.meta.Status != store.StatusOpen {
 		view = t.st.View(game.Seat(seat))
-		h.ToAct = t.st.ToAct(h.ToAct)
-		if seat >= 0 && slices.Contains(h.ToAct, game.Seat(seat)) {
-			t.moveBuf = t.st.Legal(game.Seat(seat), t.moveBuf[:0])
-			h.LegalCount = len(t.moveBuf)
-			for i, mv := range t.moveBuf {
-				if i >= t.cfg.MaxLegal {
-					break
-				}
-				h.Legal = append(h.Legal, t.st.FormatMove(mv))
-			}
-			if cap(t.moveBuf) > 4*t.cfg.MaxLegal {
-				t.moveBuf = nil // a pass phase's thousands of moves: do not keep them
+		toAct = t.st.ToAct(toAct)
+		t.msgToAct = toAct
+		if seat >= 0 {
+			if slices.Contains(toAct, game.Seat(seat)) {
+				legal, legalCount = t.legalJSON(seat)
+			} else if seat < len(t.legal) {
+				t.legal[seat] = legalCache{} // not to act: keep nothing
 			}
 		}
 	}
-	head, err := json.Marshal(h)
-	if err != nil {
-		t.cfg.Log.Error("marshal state", "table", t.id, "err", err)
-		return nil
-	}
-	vb, err := json.Marshal(view)
+	vb, err := t.marshalView(view)
 	if err != nil {
 		t.cfg.Log.Error("marshal view", "table", t.id, "err", err)
 		return nil
 	}
 	// {head…, common…, "view": …}: the same fields, in the same order, as StateMsg.
-	out := make([]byte, 0, len(head)+len(common)+len(vb)+10)
-	out = append(out, head[:len(head)-1]...)
+	out := make([]byte, 0, 128+len(t.id)+len(legal)+len(common)+len(vb))
+	out = appendHead(out, t.id, len(t.log), t.meta.Status, seat, toAct, legal, legalCount)
 	out = append(out, ',')
 	out = append(out, common[1:len(common)-1]...)
 	out = append(out, `,"view":`...)
@@ -1170,30 +1172,53 @@ type stateCommon struct {
 }
 
 // commonJSON marshals the shared part of the state messages (once per broadcast).
-func (t *Table) commonJSON() []byte {
-	c := stateCommon{Game: t.meta.Game, Options: t.opts, Seats: t.seatInfos(), ServerTimeMS: time.Now().UnixMilli()}
+func (t *Table) commonJSON() []byte { return t.commonJSONAt(time.Now()) }
+
+// commonJSONAt writes stateCommon as encoding/json would, by hand: the
+// options' JSON is built once, the seats' again only when they change.
+func (t *Table) commonJSONAt(now time.Time) []byte {
+	seats := t.seatInfos()
+	if t.seatsJSON == nil || !slices.Equal(seats, t.seatsSent) {
+		b, err := json.Marshal(seats)
+		if err != nil {
+			t.cfg.Log.Error("marshal state", "table", t.id, "err", err)
+			return []byte("{}")
+		}
+		t.seatsJSON, t.seatsSent = b, seats
+	}
+	if t.optsJSON == nil {
+		t.optsJSON, _ = json.Marshal(t.opts)
+	}
+	var clock *Clock
+	var result *game.Result
 	if t.meta.Status != store.StatusOpen {
 		if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {
-			cl := &Clock{MS: t.meta.ClockMS, Remaining: map[string]int{}}
-			now := time.Now()
+			clock = &Clock{MS: t.meta.ClockMS, Remaining: map[string]int{}}
 			for _, s := range t.st.ToAct(nil) {
 				if d := t.seats[s].deadline; !d.IsZero() {
-					cl.Remaining[strconv.Itoa(int(s))] = int(max(0, d.Sub(now).Milliseconds()))
+					clock.Remaining[strconv.Itoa(int(s))] = int(max(0, d.Sub(now).Milliseconds()))
 				}
 			}
-			c.Clock = cl
 		}
 		if t.st.Over() {
 			r := t.st.Result()
-			c.Result = &r
+			result = &r
 		}
 	}
-	b, err := json.Marshal(c)
-	if err != nil {
-		t.cfg.Log.Error("marshal state", "table", t.id, "err", err)
-		return []byte("{}")
-	}
-	return b
+	b := make([]byte, 0, 64+len(t.optsJSON)+len(t.seatsJSON))
+	b = append(b, `{"game":`...)
+	b = appendString(b, t.meta.Game)
+	b = append(b, `,"options":`...)
+	b = append(b, t.optsJSON...)
+	b = append(b, `,"clock":`...)
+	b = appendJSON(b, clock)
+	b = append(b, `,"seats":`...)
+	b = append(b, t.seatsJSON...)
+	b = append(b, `,"result":`...)
+	b = appendJSON(b, result)
+	b = append(b, `,"server_time_ms":`...)
+	b = strconv.AppendInt(b, now.UnixMilli(), 10)
+	return append(b, '}')
 }
 
 func (t *Table) sendState(sub Subscriber) {
@@ -1222,6 +1247,10 @@ func (t *Table) broadcast() {
 	if len(t.subs) == 0 {
 		return
 	}
+	if t.testBroadcast != nil {
+		t.testBroadcast() // benchmarks: the plain encoding/json way, for comparison
+		return
+	}
 	// Clock deadlines for seats about to act are set by schedule; set them
 	// here too so the message carries them.
 	if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {
@@ -1236,18 +1265,25 @@ func (t *Table) broadcast() {
 	}
 	t.common = t.commonJSON()
 	defer func() { t.common = nil }()
-	cache := map[int][]byte{}
+	// cache[s+1] is observer s's message (index 0: the spectator's).
+	cache := t.msgCache[:0]
+	for range len(t.seats) + 1 {
+		cache = append(cache, nil)
+	}
+	t.msgCache = cache
+	defer clear(cache) // do not keep the messages alive
 	var dead []Subscriber
+	var held [8]int
 	for sub := range t.subs {
-		seats := t.seatsOf(sub.Player())
+		seats := t.appendSeatsOf(held[:0], sub.Player())
 		if len(seats) == 0 {
-			seats = []int{int(game.Spectator)}
+			seats = append(seats, int(game.Spectator))
 		}
 		for _, s := range seats {
-			b, ok := cache[s]
-			if !ok {
+			b := cache[s+1]
+			if b == nil {
 				b = t.stateMsg(s)
-				cache[s] = b
+				cache[s+1] = b
 			}
 			if b != nil && !sub.Send(b) {
 				dead = append(dead, sub)

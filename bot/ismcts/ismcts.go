@@ -252,6 +252,15 @@ type worker struct {
 	iters   int
 	err     error
 	wide    Wider
+	samp    Sampler
+}
+
+// Sampler is an optional Domain method: Sample draws the iteration's
+// determinization of the search's view (in place of Engine.Sample), e.g.
+// from a copy of the view parsed once. The state may be reused by the next
+// call.
+type Sampler interface {
+	Sample(r *game.Rand) (game.State, error)
 }
 
 // Wider is an optional Domain method: TooWide reports, without listing the
@@ -264,6 +273,7 @@ type Wider interface {
 func newWorker(e game.Engine, v game.View, dom Domain, cands []game.Move, cfg Config, seed uint64, nseats int) *worker {
 	w := &worker{e: e, v: v, dom: dom, cands: cands, cfg: cfg, rng: game.NewRand(seed), rewards: make([]float64, nseats)}
 	w.wide, _ = dom.(Wider)
+	w.samp, _ = dom.(Sampler)
 	w.nodes = make([]node, 1, 1024)
 	w.nodes[0] = node{first: -1, next: -1, seat: v.Observer()}
 	// Root children: one per candidate, in order.
@@ -315,7 +325,13 @@ func (w *worker) ucb(n *node, c float64) float64 {
 
 func (w *worker) iterate() error {
 	obs := w.v.Observer()
-	st, err := w.e.Sample(w.v, &w.rng)
+	var st game.State
+	var err error
+	if w.samp != nil {
+		st, err = w.samp.Sample(&w.rng)
+	} else {
+		st, err = w.e.Sample(w.v, &w.rng)
+	}
 	if err != nil {
 		return fmt.Errorf("ismcts: sample: %w", err)
 	}

@@ -180,180 +180,238 @@ const PriorShare = 0.0
 // Noise is the share of random moves in playouts.
 const Noise = 0.1
 
-// tracker follows the hand sizes and the pending chain from the root view
-// through the moves the search plays, approximately (it ignores reshuffle
-// shortfalls and the end-of-hand draws), so the playout policy knows who is
-// close to going out without reading the engine's internals.
-type tracker struct {
-	n       int
-	size    [8]int
-	chain7  int
-	chainJ  int
-	opening int
-	moves   int
-}
-
-func (t *tracker) observe(s int, m game.Move) {
-	t.moves++
-	if s < 0 || s >= t.n {
-		return
-	}
-	switch m.Op {
-	case pisyedili.OpPlay:
-		t.size[s]--
-		if t.opening > 0 {
-			t.opening--
-			return
-		}
-		c := m.Card
-		switch {
-		case c == game.Joker:
-			t.chainJ++
-		case c.Rank() == 7:
-			t.chain7++
-		case c.Rank() == game.Ace:
-			for k := 0; k < t.n; k++ {
-				if k != s {
-					t.size[k]++
-				}
-			}
-		}
-	case pisyedili.OpDraw:
-		t.size[s]++
-	case pisyedili.OpPenalty:
-		t.size[s] += 3*t.chain7 + 10*t.chainJ
-		t.chain7, t.chainJ = 0, 0
-	case pisyedili.OpPass:
-		if t.opening > 0 {
-			t.opening--
-		}
-	}
-}
-
-// Domain is the ISMCTS domain of Pis Yedili: playouts through the contract
-// with the rule-based choice made from the legal moves alone, the horizon at
-// the end of the hand, and a reward that values going out most.
+// Domain is the ISMCTS domain of Pis Yedili. Determinizations come from a
+// pisyedili.Sampler (the view is parsed once per search, not once per
+// iteration); playouts run on the engine's State directly with the medium
+// rules reading the determinized hands (plus Noise random moves); a hand is
+// played out for at most Depth moves and then judged by Leaf.
 type Domain struct {
-	ismcts.Generic
-	buf  []game.Move
-	info Info
-	root tracker
-	tr   tracker
+	view      *pisyedili.View
+	samp      *pisyedili.Sampler
+	buf       []game.Move
+	hand      []game.Card
+	info      Info
+	moves     int
+	rounds    int // hands scored at the start (len(Result().Rounds))
+	finisher  game.Seat
+	finishMul int
 }
 
 // NewDomain makes a domain (bot.Kit.Domain).
 func NewDomain(gv game.View) ismcts.Domain {
-	d := &Domain{info: Info{NextSize: 99, MinOpp: 99}}
-	if v, ok := gv.(*pisyedili.View); ok {
-		d.root.n = min(len(v.HandSizes), 8)
-		copy(d.root.size[:], v.HandSizes)
-		if v.Phase == "opening" {
-			d.root.opening = v.OpeningLeft
-		}
-		if v.Chain != nil {
-			if v.Chain.Kind == "joker" {
-				d.root.chainJ = v.Chain.Count
-			} else {
-				d.root.chain7 = v.Chain.Count
-			}
-		}
+	v, ok := gv.(*pisyedili.View)
+	if !ok {
+		return ismcts.NewGeneric()
+	}
+	d := &Domain{view: v, rounds: len(v.Finished)}
+	if v.Ending != nil {
+		d.finisher, d.finishMul = v.Ending.Finisher, v.Ending.Multiplier
 	}
 	return d
 }
 
-// Start implements ismcts.Domain.
-func (d *Domain) Start(st game.State) {
-	d.Generic.Start(st)
-	d.tr = d.root
+// Sample implements ismcts.Sampler: a determinization of the search's view,
+// drawn by a Sampler made on first use.
+func (d *Domain) Sample(r *game.Rand) (game.State, error) {
+	if d.samp == nil {
+		z, err := pisyedili.NewSampler(d.view)
+		if err != nil {
+			return nil, err
+		}
+		d.samp = z
+	}
+	return d.samp.Sample(r), nil
 }
 
-// Observe implements ismcts.Domain.
-func (d *Domain) Observe(st game.State, s game.Seat, m game.Move) { d.tr.observe(int(s), m) }
+// Candidates implements ismcts.Domain (Pis Yedili never has more than
+// MaxBranch legal moves; keep a random subset if it ever does).
+func (d *Domain) Candidates(st game.State, s game.Seat, legal []game.Move, maxBranch int, r *game.Rand) []game.Move {
+	return ismcts.RandomSubset(legal, maxBranch, r)
+}
+
+// Start implements ismcts.Domain.
+func (d *Domain) Start(st game.State) {
+	d.moves = 0
+	d.finisher, d.finishMul = -1, 1
+	if e := d.view.Ending; e != nil {
+		d.finisher, d.finishMul = e.Finisher, e.Multiplier
+	}
+}
+
+// Observe implements ismcts.Domain: it counts the moves and notes who goes
+// out with which card.
+func (d *Domain) Observe(st game.State, s game.Seat, m game.Move) {
+	d.moves++
+	if m.Op == pisyedili.OpPlay {
+		if ps, ok := st.(*pisyedili.State); ok && ps.HandSize(s) == 1 {
+			d.finisher, d.finishMul = s, pisyedili.Multiplier(m.Card)
+		}
+	}
+}
 
 // Configure sets the search parameters that suit Pis Yedili.
 func Configure(c *ismcts.Config) {
 	if c.Exploration == 0 {
 		c.Exploration = 0.5
+		if tuneC > 0 {
+			c.Exploration = tuneC
+		}
 	}
 	if c.MaxSteps == 0 {
 		c.MaxSteps = 1500
 	}
 }
 
-// Playout implements ismcts.Domain.
-func (d *Domain) Playout(st game.State, r *game.Rand, maxSteps int) error {
-	return ismcts.ContractPlayout(st, r, maxSteps, d.Horizon, d.policy, &d.buf)
+// Playout implements ismcts.Domain: the medium rules with the determinized
+// hands, on the engine's State.
+func (d *Domain) Playout(gst game.State, r *game.Rand, maxSteps int) error {
+	st, ok := gst.(*pisyedili.State)
+	if !ok {
+		return ismcts.ContractPlayout(gst, r, maxSteps, d.Horizon, func(_ game.State, _ game.Seat, legal []game.Move, r *game.Rand) game.Move {
+			return legal[r.IntN(len(legal))]
+		}, &d.buf)
+	}
+	for step := 0; step < maxSteps; step++ {
+		if d.Horizon(st) {
+			return nil
+		}
+		if st.ChancePending() {
+			st.RollChance(r)
+			continue
+		}
+		s := st.Turn()
+		d.buf = st.Legal(s, d.buf[:0])
+		if len(d.buf) == 0 {
+			return nil
+		}
+		m := d.policy(st, s, d.buf, r)
+		d.Observe(st, s, m)
+		if err := st.Apply(s, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-func (d *Domain) policy(st game.State, s game.Seat, legal []game.Move, r *game.Rand) game.Move {
-	var m game.Move
-	if r.Float64() < Noise {
-		m = legal[r.IntN(len(legal))]
-	} else {
-		in := &d.info
-		in.ChainKind = ""
-		for _, m := range legal {
-			if m.Op == pisyedili.OpPenalty {
-				in.ChainKind = "chain"
-			}
-		}
-		in.Opening = d.tr.opening > 0
-		in.NextSize, in.MinOpp, in.Size = 99, 99, 0
-		if n := d.tr.n; n > 0 && int(s) < n {
-			in.Size = d.tr.size[s]
-			in.NextSize = d.tr.size[(int(s)+1)%n]
-			for k := 0; k < n; k++ {
-				if k != int(s) && d.tr.size[k] < in.MinOpp {
-					in.MinOpp = d.tr.size[k]
-				}
-			}
-		}
-		m = Choose(legal, in, r, false)
+// policy is the medium player with the seat's determinized hand, and a
+// random legal move Noise of the time.
+func (d *Domain) policy(st *pisyedili.State, s game.Seat, legal []game.Move, r *game.Rand) game.Move {
+	if len(legal) == 1 {
+		return legal[0]
 	}
-	d.tr.observe(int(s), m)
-	return m
+	if r.Float64() < tuneNoise {
+		return legal[r.IntN(len(legal))]
+	}
+	in := &d.info
+	d.hand = st.HandCards(s, d.hand[:0])
+	in.Hand = d.hand
+	in.Size = len(d.hand)
+	in.Opening = st.InOpening()
+	in.ChainKind, _ = st.Chain()
+	in.NextSize = st.HandSize(st.NextSeat(s))
+	in.MinOpp = 99
+	for p := game.Seat(0); int(p) < st.Seats(); p++ {
+		if p != s {
+			in.MinOpp = min(in.MinOpp, st.HandSize(p))
+		}
+	}
+	return Choose(legal, in, r, false)
 }
 
 // Depth is how many moves a search iteration looks ahead before it judges
-// the position by the hand sizes (0 = play every hand out). Short horizons
-// trade the bias of the estimate for far less noise than whole hands:
-// measured hands won by hard:1000 against three medium players — whole
-// hands 25%, depth 12: 23%, 18: 34%, 24: 32–34%, 30: 31%, 40: 29%.
+// the position with Leaf (0 = play every hand out). Short horizons trade
+// the bias of the estimate for far less noise than whole hands.
 var Depth = 24
 
 // Horizon implements ismcts.Domain: the end of the hand, or Depth moves.
-func (d *Domain) Horizon(st game.State) bool {
-	return (Depth > 0 && d.tr.moves >= Depth) || d.Generic.Horizon(st)
+func (d *Domain) Horizon(gst game.State) bool {
+	if Depth > 0 && d.moves >= Depth {
+		return true
+	}
+	if st, ok := gst.(*pisyedili.State); ok {
+		return !st.Playing()
+	}
+	return gst.Over()
 }
 
 // Reward implements ismcts.Domain. A finished hand: 1 for going out, up to
 // 0.2 for the others the fewer penalty points they took (0 at 300 or more).
-// A hand cut at Depth: each seat's chance of going out first estimated as a
-// softmax of minus its hand size over 1.5 (the sizes the tracker followed).
-func (d *Domain) Reward(st game.State, out []float64) {
-	res := st.Result()
-	k := d.Generic.Rounds()
-	if len(res.Rounds) <= k {
-		sum := 0.0
-		for i := range out {
-			if i < d.tr.n {
-				out[i] = math.Exp(-float64(max(d.tr.size[i], 0)) / 1.5)
-				sum += out[i]
+// A hand cut at Depth: Leaf.
+func (d *Domain) Reward(gst game.State, out []float64) {
+	st, ok := gst.(*pisyedili.State)
+	if !ok {
+		return
+	}
+	if st.Playing() {
+		Leaf(st, out)
+		return
+	}
+	if res := st.Result(); len(res.Rounds) > d.rounds {
+		for i, p := range res.Rounds[d.rounds] {
+			if i < len(out) {
+				out[i] = penaltyReward(p)
+				if p == 0 && (d.finisher < 0 || int(d.finisher) == i) {
+					out[i] = 1
+				}
 			}
-		}
-		for i := range out {
-			out[i] /= sum
 		}
 		return
 	}
-	for i, p := range res.Rounds[k] {
-		if i >= len(out) {
-			break
+	// The end-of-hand draws wait for a reshuffle: score the hands as they are.
+	for i := range out {
+		p := game.Seat(i)
+		if p == d.finisher {
+			out[i] = 1
+			continue
 		}
-		v := 0.2 * (1 - float64(min(p, 300))/300)
-		if p == 0 {
-			v = 1
+		out[i] = penaltyReward(d.finishMul * st.HandValue(p))
+	}
+}
+
+func penaltyReward(p int) float64 { return 0.2 * (1 - float64(min(p, 300))/300) }
+
+// Leaf estimates, for a hand still being played, how good it is for every
+// seat: the chance of going out first (a softmax of minus the effective hand
+// size over 1.5, where a jack, which fits anywhere, counts 0.6 and a 7 or a
+// joker, a defence against chains, 0.8), plus the penalty reward of the
+// others weighted by the chance of not going out (the hand's penalty value
+// times 1.5 for the finishing multiplier).
+func Leaf(st *pisyedili.State, out []float64) {
+	n := min(st.Seats(), len(out))
+	sum := 0.0
+	for i := 0; i < n; i++ {
+		h1, h2 := st.HandMasks(game.Seat(i))
+		sz := float64(st.HandSize(game.Seat(i)))
+		jacks := float64((h1&jackMask).Count() + (h2&jackMask).Count())
+		def := float64((h1&defMask).Count() + (h2&defMask).Count())
+		eff := sz - LeafJack*jacks - LeafDefence*def
+		out[i] = math.Exp(-max(eff, 0) / LeafTemp)
+		sum += out[i]
+	}
+	for i := 0; i < n; i++ {
+		p := out[i] / sum
+		out[i] = p + (1-p)*penaltyReward(st.HandValue(game.Seat(i))*3/2)
+	}
+}
+
+// Leaf parameters: the softmax temperature, and how much less than a card a
+// jack and a 7 or joker count.
+var (
+	LeafTemp    = 1.5
+	LeafJack    = 0.4
+	LeafDefence = 0.2
+)
+
+var jackMask, defMask game.Mask
+
+func init() {
+	for i := 0; i < 53; i++ {
+		c := std.Card(i)
+		switch {
+		case c == game.Joker || c.Rank() == 7:
+			defMask |= game.Bit(i)
+		case c.Rank() == game.Jack:
+			jackMask |= game.Bit(i)
 		}
-		out[i] = v
 	}
 }

@@ -64,3 +64,95 @@ func TestChooseNamesHeldSuit(t *testing.T) {
 		t.Fatalf("chose %s, want play JS D", pisyedili.FormatMove(m))
 	}
 }
+
+// TestLeafPrefersFewerCards: the leaf estimate of a hand cut short is in
+// [0, 1] for every seat and rates a seat close to going out (§9: the first
+// to empty the hand wins it) above a seat with many cards.
+func TestLeafPrefersFewerCards(t *testing.T) {
+	st, err := pisyedili.Engine{}.New(game.Options{"players": "4"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*pisyedili.State)
+	r := game.NewRand(5)
+	var buf []game.Move
+	checked := 0
+	for step := 0; step < 3000 && !s.Over(); step++ {
+		if s.ChancePending() {
+			s.RollChance(&r)
+			continue
+		}
+		if s.Playing() {
+			out := make([]float64, 4)
+			pisyedilibot.Leaf(s, out)
+			for a := game.Seat(0); a < 4; a++ {
+				if out[a] < 0 || out[a] > 1 {
+					t.Fatalf("step %d: leaf %v out of [0, 1]", step, out)
+				}
+				for b := game.Seat(0); b < 4; b++ {
+					if s.HandSize(a) <= 2 && s.HandSize(b) >= 7 && out[a] <= out[b] {
+						t.Fatalf("step %d: seat %d with %d cards rated %.3f, seat %d with %d cards %.3f",
+							step, a, s.HandSize(a), out[a], b, s.HandSize(b), out[b])
+					}
+					if s.HandSize(a) <= 2 && s.HandSize(b) >= 7 {
+						checked++
+					}
+				}
+			}
+		}
+		seat := s.Turn()
+		buf = s.Legal(seat, buf[:0])
+		m := buf[0]
+		if len(buf) > 1 && buf[len(buf)-1].Op == pisyedili.OpDraw {
+			m = buf[r.IntN(len(buf)-1)]
+		}
+		if err := s.Apply(seat, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no position with a short and a long hand")
+	}
+}
+
+// TestHardDeterministic: the hard bot's search is a pure function of the
+// view, the seed and an iteration budget (docs/bots.md), with the fast
+// sampler and the native playouts.
+func TestHardDeterministic(t *testing.T) {
+	st, _ := pisyedili.Engine{}.New(game.Options{"players": "4"})
+	s := st.(*pisyedili.State)
+	r := game.NewRand(9)
+	var buf []game.Move
+	for moves := 0; moves < 12 || s.ChancePending(); {
+		if s.ChancePending() {
+			s.RollChance(&r)
+			continue
+		}
+		buf = s.Legal(s.Turn(), buf[:0])
+		if err := s.Apply(s.Turn(), buf[0]); err != nil {
+			t.Fatal(err)
+		}
+		moves++
+	}
+	v := s.View(s.Turn())
+	var first []bot.Rating
+	for k := 0; k < 2; k++ {
+		h := bot.NewHard(42, bot.HardConfig{Iterations: 400, Workers: 2})
+		got, err := h.Hint(context.Background(), pisyedili.Engine{}, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k == 0 {
+			first = got
+			continue
+		}
+		if len(got) != len(first) {
+			t.Fatalf("%d ratings, then %d", len(first), len(got))
+		}
+		for i := range got {
+			if got[i] != first[i] {
+				t.Fatalf("rating %d: %+v, then %+v", i, first[i], got[i])
+			}
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package pisyedili
+
+import (
+	"errors"
+
+	"cardroom/game"
+)
+
+// Read-only accessors and a fast determinization sampler for search bots.
+// They change nothing in the rules: the accessors only read the state, and a
+// Sampler draws exactly what Engine.Sample draws from the same generator.
+
+// HandMasks returns seat p's hand as a multiset over the standard deck
+// indices (game.Standard.Card(i)): the faces held at least once, and the
+// faces held twice.
+func (s *State) HandMasks(p game.Seat) (once, twice game.Mask) {
+	if p < 0 || int(p) >= s.n {
+		return 0, 0
+	}
+	return s.h1[p], s.h2[p]
+}
+
+// HandSize is the number of cards seat p holds.
+func (s *State) HandSize(p game.Seat) int {
+	if p < 0 || int(p) >= s.n {
+		return 0
+	}
+	return s.hn[p]
+}
+
+// HandCards appends seat p's cards to buf (each physical card once, in deck
+// index order) and returns it.
+func (s *State) HandCards(p game.Seat, buf []game.Card) []game.Card {
+	if p < 0 || int(p) >= s.n {
+		return buf
+	}
+	for m := s.h1[p]; m != 0; m &= m - 1 {
+		buf = append(buf, faceCard[m.Lowest()])
+	}
+	for m := s.h2[p]; m != 0; m &= m - 1 {
+		buf = append(buf, faceCard[m.Lowest()])
+	}
+	return buf
+}
+
+// HandValue is the penalty value of seat p's hand (§11) before any
+// multiplier.
+func (s *State) HandValue(p game.Seat) int {
+	if p < 0 || int(p) >= s.n {
+		return 0
+	}
+	return msValue(s.h1[p], s.h2[p])
+}
+
+// Turn is the seat to move (or whose turn is in progress); -1 if none.
+func (s *State) Turn() game.Seat { return game.Seat(s.turn) }
+
+// NextSeat is the seat after p in the direction of play.
+func (s *State) NextSeat(p game.Seat) game.Seat { return game.Seat(s.step(int(p), 1)) }
+
+// Chain is the pending penalty chain: kind "seven", "joker" or "" and its
+// count k.
+func (s *State) Chain() (kind string, k int) { return chainNames[s.chain], s.chainK }
+
+// InOpening reports whether the opening clubs round is being played.
+func (s *State) InOpening() bool { return s.ph == phOpening }
+
+// HandNo is the current (or last) hand number, 1-based.
+func (s *State) HandNo() int { return s.hand }
+
+// Playing reports whether a hand is being played (a seat is to act or a
+// reshuffle is pending in the middle of play), as opposed to the deal, the
+// end-of-hand draws and the end of the game.
+func (s *State) Playing() bool { return s.ph >= phOpening && s.ph <= phAceContinue }
+
+// StockSize is the number of cards in the stock.
+func (s *State) StockSize() int { return s.stockN }
+
+// Sampler draws determinizations of one view quickly: it reads the view
+// once, and every Sample deals the hidden cards into a reused State exactly
+// as Engine.Sample would with the same generator (same states, same random
+// numbers consumed), without parsing or allocating.
+type Sampler struct {
+	base        State
+	hidden      [maxSeats]bool
+	unseen      [53]int
+	elig        [maxCards]game.Card
+	ne          int
+	drawnHidden bool
+	trivial     bool // nothing is hidden (deal, game over)
+	st          State
+}
+
+// NewSampler reads v. It returns an error when Engine.Sample would.
+func NewSampler(v *View) (*Sampler, error) {
+	r := game.NewRand(1)
+	gs, err := Engine{}.Sample(v, &r)
+	if err != nil {
+		return nil, err
+	}
+	z := &Sampler{base: *gs.(*State)}
+	b := &z.base
+	if b.hist != nil {
+		b.hist = b.hist[:len(b.hist):len(b.hist)] // an append copies
+	}
+	if b.ph == phDeal || b.ph == phGameOver {
+		z.trivial = true
+		return z, nil
+	}
+	obs := int(v.Seat)
+	var known [53]int
+	for _, c := range b.pile[:b.pileN] {
+		known[idx(c)]++
+	}
+	for p := 0; p < b.n; p++ {
+		if b.ph == phHandOver || p == obs {
+			for i := 0; i < 53; i++ {
+				if b.h1[p].Has(i) {
+					known[i]++
+				}
+				if b.h2[p].Has(i) {
+					known[i]++
+				}
+			}
+			continue
+		}
+		z.hidden[p] = true
+		b.h1[p], b.h2[p] = 0, 0
+	}
+	z.drawnHidden = b.ph == phAfterDraw && obs != b.turn
+	if z.drawnHidden {
+		b.drawn = game.NoCard
+	}
+	for i := 0; i < 53; i++ {
+		n := 0
+		if b.full1.Has(i) {
+			n++
+		}
+		if b.full2.Has(i) {
+			n++
+		}
+		n -= known[i]
+		if n < 0 {
+			return nil, errors.New("pisyedili: NewSampler: the view shows too many cards")
+		}
+		z.unseen[i] = n
+		pn := 0
+		if b.pool1.Has(i) {
+			pn++
+		}
+		if b.pool2.Has(i) {
+			pn++
+		}
+		for k := 0; k < min(pn, n); k++ {
+			z.elig[z.ne] = faceCard[i]
+			z.ne++
+		}
+	}
+	return z, nil
+}
+
+// Sample returns a determinization. The State is reused: it is valid until
+// the next call.
+func (z *Sampler) Sample(r *game.Rand) *State {
+	s := &z.st
+	*s = z.base
+	if z.trivial {
+		return s
+	}
+	elig := z.elig
+	ne := z.ne
+	for try := 0; try < sampleTries; try++ {
+		un := z.unseen
+		h1, h2 := s.h1, s.h2
+		r.ShuffleCards(elig[:ne])
+		k := 0
+		if z.drawnHidden {
+			s.drawn = elig[0]
+			un[idx(s.drawn)]--
+			msAdd(&h1[s.turn], &h2[s.turn], idx(s.drawn))
+			k = 1
+		}
+		for i := 0; i < s.stockN; i++ {
+			c := elig[k+i]
+			s.stock[s.stockN-1-i] = c
+			un[idx(c)]--
+		}
+		var rest [maxCards]game.Card
+		nr := 0
+		for i := 0; i < 53; i++ {
+			for k := 0; k < un[i]; k++ {
+				rest[nr] = faceCard[i]
+				nr++
+			}
+		}
+		r.ShuffleCards(rest[:nr])
+		j := 0
+		ok := true
+		for p := 0; p < s.n; p++ {
+			if !z.hidden[p] {
+				continue
+			}
+			m := s.hn[p]
+			if z.drawnHidden && p == s.turn {
+				m--
+			}
+			for ; m > 0; m-- {
+				msAdd(&h1[p], &h2[p], idx(rest[j]))
+				j++
+			}
+			for _, vd := range s.voids[p] {
+				if vd.f != 0 && msCount(h1[p], h2[p], vd.f) > vd.k {
+					ok = false
+				}
+			}
+		}
+		if ok || try == sampleTries-1 {
+			s.h1, s.h2 = h1, h2
+			break
+		}
+	}
+	return s
+}
