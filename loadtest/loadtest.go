@@ -630,6 +630,29 @@ func statePrefix(b []byte) []byte {
 // pickLegal returns one element of a JSON array of strings, at random
 // ("" for an empty or unreadable array). offs is scratch space.
 func pickLegal(arr []byte, offs *[]int) string {
+	if len(arr) < 4 {
+		return ""
+	}
+	if bytes.IndexByte(arr, '\\') < 0 {
+		// No escapes (move texts have none): elements are separated by
+		// "," and found with fast searches.
+		sep := []byte(`","`)
+		i := rand.IntN(bytes.Count(arr, sep) + 1)
+		p := 1
+		for ; i > 0; i-- {
+			p += bytes.Index(arr[p:], sep) + 2
+		}
+		end := bytes.Index(arr[p:], sep)
+		if end < 0 {
+			end = len(arr) - 1 - p // up to the closing bracket
+		} else {
+			end++
+		}
+		if end < 2 || arr[p] != '"' || arr[p+end-1] != '"' {
+			return ""
+		}
+		return string(arr[p+1 : p+end-1])
+	}
 	o := (*offs)[:0]
 	for p := 1; p < len(arr); p++ {
 		if arr[p] != '"' {
@@ -739,7 +762,17 @@ func parseStateHead(b []byte) (h stateHead, ok bool) {
 	if _, good = array(); !good || !lit(`,"legal":`) {
 		return h, false
 	}
-	if h.legal, good = array(); !good || !lit(`,"legal_count":`) {
+	// The legal list may be long (a Papayoo pass lists 2,000 moves): find
+	// its end with a fast search.
+	if p >= len(b) || b[p] != '[' {
+		return h, false
+	}
+	end := bytes.Index(b[p:], []byte(`],"legal_count":`))
+	if end < 0 {
+		return h, false
+	}
+	h.legal, p = b[p:p+end+1], p+end+1
+	if !lit(`,"legal_count":`) {
 		return h, false
 	}
 	return h, true

@@ -84,6 +84,16 @@ func TestPickLegal(t *testing.T) {
 	if len(seen) != 3 || !seen[`pass 2S 3"S`] {
 		t.Errorf("picked %v", seen)
 	}
+	seen = map[string]bool{}
+	for range 200 {
+		seen[pickLegal([]byte(`["play 1S","pass 2S 3S","x"]`), &offs)] = true
+	}
+	if len(seen) != 3 || !seen["pass 2S 3S"] || !seen["play 1S"] || !seen["x"] {
+		t.Errorf("picked %v", seen)
+	}
+	if pickLegal([]byte(`["play 1S"]`), &offs) != "play 1S" {
+		t.Error("one element")
+	}
 	if pickLegal([]byte(`[]`), &offs) != "" {
 		t.Error("empty array")
 	}

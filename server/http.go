@@ -512,6 +512,11 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_busy_total", "counter", "Commands refused because a table queue was full.", m.Busy.Load())
 	metric("cardroom_games_finished_total", "counter", "Games finished.", m.Finished.Load())
 	metric("cardroom_store_errors_total", "counter", "Storage errors.", m.StoreErrors.Load())
+	if cs, ok := s.cfg.Store.(interface{ CommitStats() (int64, int64) }); ok {
+		commits, entries := cs.CommitStats()
+		metric("cardroom_store_commits_total", "counter", "Event-log transactions committed (one per group commit).", commits)
+		metric("cardroom_store_appends_total", "counter", "Event-log entries committed.", entries)
+	}
 	metric("cardroom_messages_in_total", "counter", "WebSocket messages received.", s.msgsIn.Load())
 	metric("cardroom_messages_out_total", "counter", "WebSocket messages queued to clients.", s.msgsOut.Load())
 	metric("cardroom_bad_input_total", "counter", "Client messages refused as bad input.", s.badInput.Load())

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"cardroom/game"
@@ -36,6 +37,8 @@ type SQLite struct {
 	stopped chan struct{}
 	wg      sync.WaitGroup
 	once    sync.Once
+
+	commits, entries atomic.Int64 // CommitStats
 }
 
 type appendReq struct {
@@ -227,9 +230,17 @@ func (s *SQLite) writer() {
 	}
 }
 
+// CommitStats returns the event-log transactions committed and the
+// entries they held (the group commit's batching).
+func (s *SQLite) CommitStats() (commits, entries int64) {
+	return s.commits.Load(), s.entries.Load()
+}
+
 func (s *SQLite) commit(batch []appendReq) {
 	err := s.insert(batch)
 	if err == nil {
+		s.commits.Add(1)
+		s.entries.Add(int64(len(batch)))
 		for _, r := range batch {
 			r.reply <- nil
 		}

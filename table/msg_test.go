@@ -183,6 +183,25 @@ func TestHandWrittenJSON(t *testing.T) {
 			}
 		})
 	}
+	// Before the start: no view, no legal moves.
+	open := []store.Seat{{Player: "a", Name: "a"}, {}, {Bot: "random"}, {}}
+	tb, err := Create(context.Background(), Config{Store: store.NewMemory(), Grace: time.Hour}, store.Table{ID: "t_open", Game: "papayoo", Options: "players=4", Seed: 1, Owner: "a", Seats: open})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.do(context.Background(), func() {
+		now := time.Now()
+		tb.common = tb.commonJSONAt(now)
+		if want := tb.refCommonJSON(now); !bytes.Equal(tb.common, want) {
+			t.Errorf("open table, common:\n got %s\nwant %s", tb.common, want)
+		}
+		for s := -1; s < 4; s++ {
+			if got, want := tb.stateMsg(s), tb.refStateMsg(s); !bytes.Equal(got, want) || !bytes.Contains(got, []byte(`"view":null`)) {
+				t.Errorf("open table, seat %d:\n got %s\nwant %s", s, got, want)
+			}
+		}
+	})
+	tb.Stop()
 	for _, id := range []string{"", `"x1"`, `17`, `"a<b"`, `"é"`, `null`} {
 		want, _ := json.Marshal(struct {
 			Type  string          `json:"type"`

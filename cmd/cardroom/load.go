@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"time"
 
 	"cardroom/game"
@@ -29,6 +30,7 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	gameName := fs.String("game", "papayoo", "game")
 	options := fs.String("options", "", "game options (default rounds=1000 for papayoo)")
 	setup := fs.Int("setup", 64, "tables set up concurrently")
+	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -41,6 +43,19 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		cfg.Options = o
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "load: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "load: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
