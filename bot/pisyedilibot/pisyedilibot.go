@@ -253,9 +253,6 @@ func (d *Domain) Observe(st game.State, s game.Seat, m game.Move) {
 func Configure(c *ismcts.Config) {
 	if c.Exploration == 0 {
 		c.Exploration = 0.5
-		if tuneC > 0 {
-			c.Exploration = tuneC
-		}
 	}
 	if c.MaxSteps == 0 {
 		c.MaxSteps = 1500
@@ -299,7 +296,7 @@ func (d *Domain) policy(st *pisyedili.State, s game.Seat, legal []game.Move, r *
 	if len(legal) == 1 {
 		return legal[0]
 	}
-	if r.Float64() < tuneNoise {
+	if r.Float64() < Noise {
 		return legal[r.IntN(len(legal))]
 	}
 	in := &d.info
@@ -319,9 +316,12 @@ func (d *Domain) policy(st *pisyedili.State, s game.Seat, legal []game.Move, r *
 }
 
 // Depth is how many moves a search iteration looks ahead before it judges
-// the position with Leaf (0 = play every hand out). Short horizons trade
-// the bias of the estimate for far less noise than whole hands.
-var Depth = 24
+// the position with Leaf (0 = play every hand out). A horizon trades the
+// bias of the estimate for less noise than whole hands. Measured with the
+// playouts that see the determinized hands (hard:3000 against three medium
+// players, 150 deals, seed 1, hands won): depth 12: 31.3%, 24: 33.0%,
+// 40: 39.8%, 60: 36.2% (±3.5–4 each).
+var Depth = 40
 
 // Horizon implements ismcts.Domain: the end of the hand, or Depth moves.
 func (d *Domain) Horizon(gst game.State) bool {
@@ -382,8 +382,8 @@ func Leaf(st *pisyedili.State, out []float64) {
 	for i := 0; i < n; i++ {
 		h1, h2 := st.HandMasks(game.Seat(i))
 		sz := float64(st.HandSize(game.Seat(i)))
-		jacks := float64((h1&jackMask).Count() + (h2&jackMask).Count())
-		def := float64((h1&defMask).Count() + (h2&defMask).Count())
+		jacks := float64((h1 & jackMask).Count() + (h2 & jackMask).Count())
+		def := float64((h1 & defMask).Count() + (h2 & defMask).Count())
 		eff := sz - LeafJack*jacks - LeafDefence*def
 		out[i] = math.Exp(-max(eff, 0) / LeafTemp)
 		sum += out[i]
