@@ -2,8 +2,8 @@
 // (Cowling, Powley & Whitehouse 2012) over the game.State contract.
 //
 // The search starts from a View only: every iteration draws a fresh
-// determinization with Engine.Sample(view), so the searching seat never sees
-// the true hidden state. One tree is shared by all determinizations; a node is
+// determinization with Engine.Sample(view) (or with the Domain's Sample, see
+// Sampler), so the searching seat never sees the true hidden state. One tree is shared by all determinizations; a node is
 // a sequence of moves, and a child is "available" in an iteration when its
 // move is legal in that iteration's determinization (UCB uses availability
 // counts instead of the parent's visits). Opponents' moves are in the tree
