@@ -167,57 +167,7 @@ func (z *Sampler) Sample(r *game.Rand) *State {
 	if z.trivial {
 		return s
 	}
-	elig := z.elig
-	ne := z.ne
-	for try := 0; try < sampleTries; try++ {
-		un := z.unseen
-		h1, h2 := s.h1, s.h2
-		r.ShuffleCards(elig[:ne])
-		k := 0
-		if z.drawnHidden {
-			s.drawn = elig[0]
-			un[idx(s.drawn)]--
-			msAdd(&h1[s.turn], &h2[s.turn], idx(s.drawn))
-			k = 1
-		}
-		for i := 0; i < s.stockN; i++ {
-			c := elig[k+i]
-			s.stock[s.stockN-1-i] = c
-			un[idx(c)]--
-		}
-		var rest [maxCards]game.Card
-		nr := 0
-		for i := 0; i < 53; i++ {
-			for k := 0; k < un[i]; k++ {
-				rest[nr] = faceCard[i]
-				nr++
-			}
-		}
-		r.ShuffleCards(rest[:nr])
-		j := 0
-		ok := true
-		for p := 0; p < s.n; p++ {
-			if !z.hidden[p] {
-				continue
-			}
-			m := s.hn[p]
-			if z.drawnHidden && p == s.turn {
-				m--
-			}
-			for ; m > 0; m-- {
-				msAdd(&h1[p], &h2[p], idx(rest[j]))
-				j++
-			}
-			for _, vd := range s.voids[p] {
-				if vd.f != 0 && msCount(h1[p], h2[p], vd.f) > vd.k {
-					ok = false
-				}
-			}
-		}
-		if ok || try == sampleTries-1 {
-			s.h1, s.h2 = h1, h2
-			break
-		}
-	}
+	elig := z.elig // a copy: dealHidden shuffles it
+	s.dealHidden(r, z.unseen, elig[:z.ne], &z.hidden, z.drawnHidden)
 	return s
 }

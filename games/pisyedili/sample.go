@@ -303,12 +303,23 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		return nil, fmt.Errorf("pisyedili: Sample: %d unseen cards for %d hidden places", total, want+v.StockSize+b2i(drawnHidden))
 	}
 	s.stockN = v.StockSize
+	s.dealHidden(r, unseen, elig[:ne], &hidden, drawnHidden)
+	return s, nil
+}
+
+// dealHidden deals the unseen cards into s: the hidden drawn card (if any)
+// and the stock from elig (the cards that may be in the stock; shuffled in
+// place), then the hidden hands from the rest. It is rejection sampling:
+// it deals uniformly until the shown voids hold (exact when it succeeds);
+// after sampleTries failures it keeps the last deal. Engine.Sample and
+// Sampler share it, so both draw the same states from the same generator.
+func (s *State) dealHidden(r *game.Rand, unseen [53]int, elig []game.Card, hidden *[maxSeats]bool, drawnHidden bool) {
 	// Rejection sampling: deal uniformly until the shown voids hold (exact
 	// when it succeeds); after sampleTries failures keep the last deal.
 	for try := 0; try < sampleTries; try++ {
 		un := unseen
 		h1, h2 := s.h1, s.h2
-		r.ShuffleCards(elig[:ne])
+		r.ShuffleCards(elig)
 		k := 0
 		if drawnHidden {
 			s.drawn = elig[0]
@@ -355,5 +366,4 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 			break
 		}
 	}
-	return s, nil
 }
