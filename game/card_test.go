@@ -155,7 +155,7 @@ func TestOptions(t *testing.T) {
 		{Name: "players", Kind: "int", Min: 3, Max: 8, Default: "4"},
 		{Name: "fast", Kind: "bool", Default: "false"},
 		{Name: "mode", Kind: "enum", Values: []string{"a", "b"}, Default: "a"},
-		{Name: "rounds", Kind: "int", Min: 1},
+		{Name: "rounds", Kind: "int", Min: 1, Max: 100},
 	}
 	o, err := ParseOptions("players=5, fast=true")
 	if err != nil {

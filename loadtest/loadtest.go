@@ -37,7 +37,7 @@ type Config struct {
 	Duration time.Duration     // measuring time after setup (and warm-up)
 	Warmup   time.Duration     // moves scheduled in this first period are played but not measured
 	Game     string            // default papayoo
-	Options  map[string]string // game options; default rounds=1000 for papayoo
+	Options  map[string]string // game options; default rounds=100 for papayoo
 	Setup    int               // concurrent table setups; default 64
 	Progress io.Writer         // progress lines, every 5 s (nil: none)
 }
@@ -152,7 +152,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Options == nil {
 		cfg.Options = map[string]string{}
 		if cfg.Game == "papayoo" {
-			cfg.Options["rounds"] = "1000"
+			cfg.Options["rounds"] = "100"
 		}
 	}
 	if _, ok := cfg.Options["players"]; !ok {

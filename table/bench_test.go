@@ -60,7 +60,7 @@ func BenchmarkBroadcast(b *testing.B) {
 // "plain" variants build the messages the way they were built before.
 func BenchmarkMove(b *testing.B) {
 	for _, g := range []struct{ name, opts string }{
-		{"papayoo", "players=4 rounds=1000"},
+		{"papayoo", "players=4 rounds=100"},
 		{"rum500", "players=4"},
 		{"pisyedili", "players=4"},
 	} {

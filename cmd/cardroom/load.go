@@ -28,7 +28,7 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	duration := fs.Duration("duration", 30*time.Second, "measuring time after setup and warm-up")
 	warmup := fs.Duration("warmup", 0, "play this long first without measuring (the synchronized start is a burst)")
 	gameName := fs.String("game", "papayoo", "game")
-	options := fs.String("options", "", "game options (default rounds=1000 for papayoo)")
+	options := fs.String("options", "", "game options (default rounds=100 for papayoo)")
 	setup := fs.Int("setup", 64, "tables set up concurrently")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {

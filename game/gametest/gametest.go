@@ -3,7 +3,8 @@
 // legal moves and the others have none; refused moves and chance outcomes
 // leave the state exactly as it was; clones are independent; moves print and
 // parse back; a state sampled from a view shows that view again to its
-// observer; and a record written from a game replays to the same game.
+// observer; a record written from a game replays to the same game; and
+// every option has a range that New enforces (CheckOptions).
 //
 // Engines call Check from their own tests, so the same rules of the contract
 // are enforced on all of them.
@@ -46,6 +47,7 @@ func Check(t *testing.T, e game.Engine, cfg Config) {
 	if cfg.SampleEvery == 0 {
 		cfg.SampleEvery = 7
 	}
+	t.Run(e.Name()+"/options", func(t *testing.T) { CheckOptions(t, e) })
 	for ci, o := range cfg.Options {
 		for g := 0; g < cfg.Games; g++ {
 			seed := cfg.Seed + uint64(ci*1000+g)

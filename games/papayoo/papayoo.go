@@ -154,11 +154,16 @@ func (Engine) Name() string { return "papayoo" }
 // Deck implements game.Engine.
 func (Engine) Deck() game.Deck { return game.PapayooDeck }
 
+// MaxRounds is the largest value of the rounds option: it bounds the length
+// of a game (all bots included), and at 250 points a round a seat's total
+// stays within 25000, far inside the int32 totals.
+const MaxRounds = 100
+
 // OptionSpecs implements game.Engine.
 func (Engine) OptionSpecs() []game.OptionSpec {
 	return []game.OptionSpec{
 		{Name: "players", Kind: "int", Default: "4", Min: 3, Max: 8, Doc: "number of players, 3 to 8"},
-		{Name: "rounds", Kind: "int", Default: "", Min: 1, Doc: "number of rounds R; default = number of players"},
+		{Name: "rounds", Kind: "int", Default: "", Min: 1, Max: MaxRounds, Doc: "number of rounds R, 1 to 100; default = number of players"},
 		{Name: "first_dealer", Kind: "enum", Default: "random", Values: []string{"random", "0", "1", "2", "3", "4", "5", "6", "7"},
 			Doc: "the first dealer: random (a chance step \"dealer N\") or a seat index"},
 		{Name: "tie_break", Kind: "enum", Default: "shared", Values: []string{"shared"}, Doc: "ties for the lowest total: co-winners"},

@@ -797,8 +797,12 @@ func TestAuditDealSizes(t *testing.T) {
 // dealer's left plays first, across several hands (and through records:
 // ApplyChance deals to the same seats).
 func TestAuditDealerRotation(t *testing.T) {
-	o, _ := game.ParseOptions("players=4 target=100000")
-	st, _ := Engine{}.New(o)
+	// The largest target: six hands of at most 396 points (one deck) cannot reach it.
+	o, _ := game.ParseOptions("players=4 target=10000")
+	st, err := Engine{}.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := st.(*State)
 	if err := s.ApplyChance("dealer 3"); err != nil {
 		t.Fatal(err)
