@@ -129,6 +129,18 @@ func NewHard(seed uint64, cfg HardConfig) *Hard {
 	return &Hard{cfg: cfg, rng: game.NewRand(seed)}
 }
 
+// WithWorkers returns a hard bot like b whose searches use n root-parallel
+// trees. The server runs each decision on one worker of its bot pool, so
+// its hard bots search with one tree: the pool, not the bot, decides how
+// many cores bots may take.
+func (b *Hard) WithWorkers(n int) *Hard {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c := b.cfg
+	c.Workers = n
+	return &Hard{cfg: c, rng: b.rng}
+}
+
 // Level implements Bot.
 func (b *Hard) Level() string { return "hard" }
 

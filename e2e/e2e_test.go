@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -138,6 +139,14 @@ func (e *env) tab(name string) *tab {
 			}
 			e.jsErrs = append(e.jsErrs, fmt.Sprintf("%s: %s (line %d)", name, msg, d.LineNumber))
 			e.mu.Unlock()
+		case *log.EventEntryAdded:
+			// The browser reports what the Content-Security-Policy refused
+			// (an inline style, a foreign script) in its own log.
+			if ev.Entry != nil && strings.Contains(ev.Entry.Text, "Content Security Policy") {
+				e.mu.Lock()
+				e.jsErrs = append(e.jsErrs, name+": CSP violation: "+ev.Entry.Text)
+				e.mu.Unlock()
+			}
 		case *runtime.EventConsoleAPICalled:
 			if ev.Type == "error" {
 				var parts []string
@@ -153,7 +162,8 @@ func (e *env) tab(name string) *tab {
 	return tb
 }
 
-// checkJS fails the test on any uncaught JavaScript exception.
+// checkJS fails the test on any uncaught JavaScript exception, console
+// error or CSP violation.
 func (e *env) checkJS() {
 	e.mu.Lock()
 	defer e.mu.Unlock()

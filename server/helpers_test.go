@@ -61,14 +61,17 @@ func startServer(t *testing.T, dir string, tc table.Config) *testServer {
 func startServerCfg(t *testing.T, dir string, cfg Config) *testServer {
 	t.Helper()
 	tc := cfg.Table
-	st, err := store.OpenSQLite(filepath.Join(dir, "cardroom.db"))
-	if err != nil {
-		t.Fatal(err)
+	if cfg.Store == nil {
+		st, err := store.OpenSQLite(filepath.Join(dir, "cardroom.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Store = st
 	}
 	if tc.Grace == 0 {
 		tc.Grace = time.Hour
 	}
-	cfg.Store, cfg.Log, cfg.Table = st, quietLog(), tc
+	cfg.Log, cfg.Table = quietLog(), tc
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"cardroom/bot"
 	"cardroom/game"
@@ -45,8 +44,14 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /healthz", s.handleHealth)
 	m.HandleFunc("GET /metrics", s.handleMetrics)
 	m.HandleFunc("GET /ws", s.handleWS)
-	m.Handle("GET /", http.FileServerFS(s.cfg.Assets))
-	s.mux = m
+	m.Handle("GET /", noDirListing(s.cfg.Assets))
+	// Every answer, the mux's own 404 and 405 included, goes through
+	// protect (guard.go): hardening headers and the per-address API rate.
+	s.cfg.guardDefaults()
+	s.cfg.guard = newGuard(s.cfg)
+	outer := http.NewServeMux()
+	outer.Handle("/", s.protect(m))
+	s.mux = outer
 }
 
 type apiError struct {
@@ -73,15 +78,36 @@ func writeTableErr(w http.ResponseWriter, err error) {
 			status = http.StatusForbidden
 		case "no_table":
 			status = http.StatusNotFound
-		case "busy":
+		case "unauthorized":
+			status = http.StatusUnauthorized
+		case "busy", table.CodeUnavailable:
 			status = http.StatusServiceUnavailable
+		case "rate_limited":
+			status = http.StatusTooManyRequests
 		case "internal":
 			status = http.StatusInternalServerError
 		}
 		writeErr(w, status, te.Code, te.Msg)
 		return
 	}
-	writeErr(w, http.StatusInternalServerError, "internal", err.Error())
+	writeErr(w, http.StatusServiceUnavailable, table.CodeUnavailable, "storage is unavailable; retry later")
+}
+
+// errSession is a missing, unknown, forged or expired token: the client's
+// fault (401). Any other error from session is the server's (503).
+type errSession string
+
+func (e errSession) Error() string { return string(e) }
+
+// writeSessionErr answers a failed session lookup: 401 for a bad token,
+// 503 when storage could not tell.
+func writeSessionErr(w http.ResponseWriter, err error) {
+	var es errSession
+	if errors.As(err, &es) {
+		writeErr(w, http.StatusUnauthorized, "unauthorized", err.Error())
+		return
+	}
+	writeErr(w, http.StatusServiceUnavailable, table.CodeUnavailable, "sessions cannot be read now; retry later")
 }
 
 // ---- identity ----
@@ -91,27 +117,19 @@ func hashToken(tok string) string {
 	return hex.EncodeToString(h[:])
 }
 
-func validName(n string) (string, error) {
-	n = strings.TrimSpace(n)
-	if n == "" || len([]rune(n)) > 24 {
-		return "", errors.New("name must have 1 to 24 characters")
-	}
-	for _, r := range n {
-		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '_' || r == '-' || r == '.') {
-			return "", fmt.Errorf("name: character %q is not allowed (letters, digits, space, _ - . only)", r)
-		}
-	}
-	if strings.HasPrefix(n, "bot:") {
-		return "", errors.New("name may not start with bot:")
-	}
-	return n, nil
-}
+// validName is in names.go.
 
-// NewSession creates a guest session and returns its token.
+// errBadName is a name refused by validName: the client's fault.
+type errBadName struct{ error }
+
+func (e errBadName) Unwrap() error { return e.error }
+
+// NewSession creates a guest session and returns its token. A refused
+// name is an errBadName; any other error is storage's.
 func (s *Server) NewSession(ctx context.Context, name string) (string, store.Session, error) {
 	n, err := validName(name)
 	if err != nil {
-		return "", store.Session{}, err
+		return "", store.Session{}, errBadName{err}
 	}
 	b := make([]byte, 32)
 	rand.Read(b)
@@ -142,20 +160,21 @@ func tokenOf(r *http.Request) string {
 func (s *Server) session(r *http.Request) (store.Session, error) {
 	tok := tokenOf(r)
 	if tok == "" {
-		return store.Session{}, errors.New("no session token: POST /api/session first")
+		return store.Session{}, errSession("no session token: POST /api/session first")
 	}
 	if len(tok) != 64 {
-		return store.Session{}, errors.New("invalid session token")
+		return store.Session{}, errSession("invalid session token")
 	}
 	sess, err := s.store.Session(r.Context(), hashToken(tok))
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Session{}, errors.New("invalid session token")
+		return store.Session{}, errSession("invalid session token")
 	}
 	if err != nil {
+		s.log.Warn("session lookup", "err", err)
 		return store.Session{}, err
 	}
 	if time.Now().After(sess.Expires) {
-		return store.Session{}, errors.New("session expired")
+		return store.Session{}, errSession("session expired")
 	}
 	return sess, nil
 }
@@ -164,7 +183,7 @@ func (s *Server) auth(h func(http.ResponseWriter, *http.Request, store.Session))
 	return func(w http.ResponseWriter, r *http.Request) {
 		sess, err := s.session(r)
 		if err != nil {
-			writeErr(w, http.StatusUnauthorized, "unauthorized", err.Error())
+			writeSessionErr(w, err)
 			return
 		}
 		h(w, r, sess)
@@ -186,6 +205,9 @@ func readBody(r *http.Request, v any) error {
 }
 
 func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
+	if !s.cfg.guard.allowSession(w, r) {
+		return
+	}
 	var req struct {
 		Name string `json:"name"`
 	}
@@ -194,8 +216,13 @@ func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tok, sess, err := s.NewSession(r.Context(), req.Name)
-	if err != nil {
+	var bad errBadName
+	if errors.As(err, &bad) {
 		writeErr(w, http.StatusBadRequest, "bad_request", err.Error())
+		return
+	}
+	if err != nil {
+		writeErr(w, http.StatusServiceUnavailable, table.CodeUnavailable, "the session could not be stored; retry later")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Expires: sess.Expires})
@@ -206,8 +233,14 @@ func (s *Server) handleGetSession(w http.ResponseWriter, r *http.Request, sess s
 	writeJSON(w, http.StatusOK, map[string]any{"player": sess.Player, "name": sess.Name, "expires": sess.Expires})
 }
 
+// handleLogout revokes the session: the token stops working and every
+// WebSocket opened with it is closed.
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, sess store.Session) {
-	s.store.DeleteSession(r.Context(), sess.TokenHash)
+	if err := s.store.DeleteSession(r.Context(), sess.TokenHash); err != nil {
+		writeErr(w, http.StatusServiceUnavailable, table.CodeUnavailable, "the session could not be revoked now; retry")
+		return
+	}
+	s.closeSessionConns(sess.TokenHash)
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, MaxAge: -1})
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
@@ -230,8 +263,11 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"games": gs, "levels": bot.Levels(), "version": Version})
 }
 
+// handleLobby answers the cached encoding (lobby.go): the list is encoded
+// once per change, not once per request.
 func (s *Server) handleLobby(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"tables": s.lobby.list()})
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(s.lobby.httpBody())
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request, sess store.Session) {
@@ -330,23 +366,40 @@ func summaryOf(meta store.Table) *table.Summary {
 
 // ---- records, replay, history ----
 
+// finishedRecord returns a finished game's row and log for the record and
+// replay endpoints. A private table's record needs what its table needed:
+// a seat, ownership or the invite (?invite=CODE); without one it does not
+// exist (404, as for a private table's summary).
 func (s *Server) finishedRecord(w http.ResponseWriter, r *http.Request) (store.Table, []record.Entry, bool) {
 	id := r.PathValue("id")
-	meta, err := s.store.Table(r.Context(), id)
-	if err != nil {
+	if len(id) > 64 {
+		writeErr(w, http.StatusNotFound, "no_table", "no such table")
+		return store.Table{}, nil, false
+	}
+	f, err := s.records.get(r.Context(), s.store, id)
+	if errors.Is(err, store.ErrNotFound) {
 		writeErr(w, http.StatusNotFound, "no_table", "no table "+id)
-		return meta, nil, false
+		return store.Table{}, nil, false
 	}
-	if meta.Status != store.StatusFinished {
-		writeErr(w, http.StatusConflict, "not_finished", "the game at table "+id+" is not finished: its record would show hidden cards")
-		return meta, nil, false
-	}
-	events, err := s.store.Events(r.Context(), id)
 	if err != nil {
-		writeErr(w, http.StatusInternalServerError, "internal", err.Error())
-		return meta, nil, false
+		writeErr(w, http.StatusServiceUnavailable, table.CodeUnavailable, "the record cannot be read now; retry")
+		return store.Table{}, nil, false
 	}
-	return meta, events, true
+	if f.meta.Private {
+		player := ""
+		if sess, err := s.session(r); err == nil {
+			player = sess.Player
+		}
+		if !canSee(summaryOf(f.meta), player, r.URL.Query().Get("invite")) {
+			writeErr(w, http.StatusNotFound, "no_table", "no table "+id)
+			return store.Table{}, nil, false
+		}
+	}
+	if f.meta.Status != store.StatusFinished {
+		writeErr(w, http.StatusConflict, "not_finished", "the game at table "+id+" is not finished: its record would show hidden cards")
+		return f.meta, nil, false
+	}
+	return f.meta, f.events, true
 }
 
 func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
@@ -479,6 +532,13 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	io.WriteString(w, "ok\n")
+	// Details an operator acts on; the room serves meanwhile.
+	for _, d := range s.quarantine {
+		fmt.Fprintf(w, "quarantined table %s (%s): %s\n", d.ID, d.Game, d.Reason)
+	}
+	if ss, ok := s.store.(interface{ Stats() store.Stats }); ok && ss.Stats().WALOverLimit {
+		io.WriteString(w, "warning: the database's write-ahead log is over its limit\n")
+	}
 }
 
 func rssBytes() int64 {
@@ -512,11 +572,28 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_busy_total", "counter", "Commands refused because a table queue was full.", m.Busy.Load())
 	metric("cardroom_games_finished_total", "counter", "Games finished.", m.Finished.Load())
 	metric("cardroom_store_errors_total", "counter", "Storage errors.", m.StoreErrors.Load())
-	if cs, ok := s.cfg.Store.(interface{ CommitStats() (int64, int64) }); ok {
-		commits, entries := cs.CommitStats()
-		metric("cardroom_store_commits_total", "counter", "Event-log transactions committed (one per group commit).", commits)
-		metric("cardroom_store_appends_total", "counter", "Event-log entries committed.", entries)
+	if ss, ok := s.cfg.Store.(interface{ Stats() store.Stats }); ok {
+		st := ss.Stats()
+		metric("cardroom_store_commits_total", "counter", "Event-log transactions committed (one per group commit).", st.Commits)
+		metric("cardroom_store_appends_total", "counter", "Event-log entries committed.", st.Entries)
+		metric("cardroom_store_wal_bytes", "gauge", "Size of the SQLite write-ahead log.", st.WALBytes)
+		metric("cardroom_store_wal_limit_bytes", "gauge", "The WAL size over which a truncating checkpoint runs.", st.WALLimit)
+		metric("cardroom_store_wal_over_limit", "gauge", "1 when the WAL stayed over its limit after a truncating checkpoint (alarm).", b2i(st.WALOverLimit))
+		metric("cardroom_store_checkpoints_total", "counter", "WAL checkpoints run.", st.Checkpoints)
+		metric("cardroom_store_checkpoint_errors_total", "counter", "WAL checkpoints that failed or could not finish.", st.CheckpointErrors)
 	}
+	metric("cardroom_tables_quarantined", "gauge", "Unfinished tables that could not be restored at start (see /healthz, cardroom doctor).", len(s.quarantine))
+	metric("cardroom_tables_expired_total", "counter", "Open tables closed because nobody joined in time.", m.Expired.Load())
+	metric("cardroom_queued_bytes", "gauge", "Bytes waiting in the connections' outgoing queues.", s.queuedBytes.Load())
+	metric("cardroom_slow_disconnects_total", "counter", "Connections dropped for not reading (queue full or write timeout).", s.slowKicks.Load())
+	metric("cardroom_quota_refusals_total", "counter", "Requests refused by a per-player quota (tables, hints).", s.quotaHits.Load())
+	metric("cardroom_sessions_purged_total", "counter", "Expired sessions deleted.", s.sessionsPurged.Load())
+	ps := s.pool.Stats()
+	metric("cardroom_bot_workers", "gauge", "Workers computing bot moves and hints.", ps.Workers)
+	metric("cardroom_bot_running", "gauge", "Bot decisions and hints being computed.", ps.Running)
+	metric("cardroom_bot_queued", "gauge", "Bot decisions and hints waiting for a worker.", ps.Queued)
+	metric("cardroom_bot_refused_total", "counter", "Bot decisions and hints refused because the bot queue was full.", ps.Refused)
+	metric("cardroom_bot_retries_total", "counter", "Bot decisions postponed because the bot queue was full.", m.BotRetries.Load())
 	metric("cardroom_messages_in_total", "counter", "WebSocket messages received.", s.msgsIn.Load())
 	metric("cardroom_messages_out_total", "counter", "WebSocket messages queued to clients.", s.msgsOut.Load())
 	metric("cardroom_bad_input_total", "counter", "Client messages refused as bad input.", s.badInput.Load())

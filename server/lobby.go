@@ -13,16 +13,43 @@ import (
 // MaxLobby bounds the tables listed in the lobby.
 const MaxLobby = 500
 
+// lobbyEvery is the shortest interval between two encodings of the lobby:
+// what subscribers are pushed and what GET /api/tables answers is at most
+// that old.
+const lobbyEvery = 200 * time.Millisecond
+
 // lobby keeps the public tables' summaries and pushes the list to the
-// subscribed connections, at most every 200 ms.
+// subscribed connections, at most every lobbyEvery.
+//
+// The list is encoded once per change, not once per reader: with 500
+// tables, sorting and marshalling it for every GET /api/tables cost about
+// 3 ms of CPU (329 requests a second took 0.66 core). The encoded bytes
+// are kept (cache) and rebuilt only when an entry changed (ver ahead of
+// the cache's), at most every lobbyEvery; the HTTP answer and the
+// WebSocket message share the one encoding of the list.
 type lobby struct {
 	s       *Server
 	mu      sync.Mutex
 	entries map[string]*table.Summary
 	subs    map[*conn]struct{}
-	dirty   bool
-	quit    chan struct{}
-	once    sync.Once
+	// ver counts the changes to entries; pushed is the version last
+	// pushed to the subscribers.
+	ver, pushed uint64
+	cache       *lobbyCache
+	quit        chan struct{}
+	once        sync.Once
+	// build serializes the encodings, so that a burst of requests on a
+	// stale cache encodes the list once.
+	build sync.Mutex
+}
+
+// lobbyCache is the lobby encoded at version ver. Its slices are never
+// modified: readers use them without the lock.
+type lobbyCache struct {
+	ver   uint64
+	built time.Time
+	http  []byte // the body of GET /api/tables: {"tables":[…]}\n
+	ws    []byte // the lobby message: {"type":"lobby","tables":[…]}
 }
 
 func newLobby(s *Server) *lobby {
@@ -42,12 +69,12 @@ func (l *lobby) update(sum *table.Summary) {
 	if sum.Private || sum.Status == store.StatusFinished {
 		if _, ok := l.entries[sum.ID]; ok {
 			delete(l.entries, sum.ID)
-			l.dirty = true
+			l.ver++
 		}
 		return
 	}
 	l.entries[sum.ID] = sum.Public()
-	l.dirty = true
+	l.ver++
 }
 
 func (l *lobby) remove(id string) {
@@ -55,11 +82,12 @@ func (l *lobby) remove(id string) {
 	defer l.mu.Unlock()
 	if _, ok := l.entries[id]; ok {
 		delete(l.entries, id)
-		l.dirty = true
+		l.ver++
 	}
 }
 
-// list returns the lobby: open tables first (newest first), then playing ones.
+// list returns the lobby: open tables first (newest first), then playing
+// ones, at most MaxLobby.
 func (l *lobby) list() []*table.Summary {
 	l.mu.Lock()
 	out := make([]*table.Summary, 0, len(l.entries))
@@ -67,6 +95,14 @@ func (l *lobby) list() []*table.Summary {
 		out = append(out, e)
 	}
 	l.mu.Unlock()
+	sortLobby(out)
+	if len(out) > MaxLobby {
+		out = out[:MaxLobby]
+	}
+	return out
+}
+
+func sortLobby(out []*table.Summary) {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if (a.Status == store.StatusOpen) != (b.Status == store.StatusOpen) {
@@ -77,19 +113,50 @@ func (l *lobby) list() []*table.Summary {
 		}
 		return a.ID < b.ID
 	})
-	if len(out) > MaxLobby {
-		out = out[:MaxLobby]
-	}
-	return out
 }
 
-func (l *lobby) message() []byte {
-	b, _ := json.Marshal(struct {
-		Type   string           `json:"type"`
-		Tables []*table.Summary `json:"tables"`
-	}{"lobby", l.list()})
-	return b
+// encoded returns the lobby's encoding, rebuilding it if an entry changed
+// since it was built and it is at least lobbyEvery old (or if fresh is
+// set: the loop, which runs every lobbyEvery anyway). A change younger
+// than that is served at the next rebuild; the loop pushes it to the
+// subscribers.
+func (l *lobby) encoded(fresh bool) *lobbyCache {
+	l.mu.Lock()
+	c := l.cache
+	stale := c == nil || c.ver != l.ver && (fresh || time.Since(c.built) >= lobbyEvery)
+	l.mu.Unlock()
+	if !stale {
+		return c
+	}
+	l.build.Lock()
+	defer l.build.Unlock()
+	l.mu.Lock()
+	if c = l.cache; c != nil && c.ver == l.ver {
+		l.mu.Unlock()
+		return c // built while we waited
+	}
+	ver := l.ver
+	l.mu.Unlock()
+	list := l.list() // may include changes after ver: they are rebuilt later
+	tables, _ := json.Marshal(list)
+	c = &lobbyCache{ver: ver, built: time.Now()}
+	c.http = make([]byte, 0, len(tables)+12)
+	c.http = append(append(append(c.http, `{"tables":`...), tables...), "}\n"...)
+	c.ws = make([]byte, 0, len(tables)+27)
+	c.ws = append(append(append(c.ws, `{"type":"lobby","tables":`...), tables...), '}')
+	l.mu.Lock()
+	if l.cache == nil || l.cache.ver < ver {
+		l.cache = c
+	}
+	l.mu.Unlock()
+	return c
 }
+
+// httpBody is the body of GET /api/tables ({"tables": [summary, …]}).
+func (l *lobby) httpBody() []byte { return l.encoded(false).http }
+
+// message is the lobby message of the protocol.
+func (l *lobby) message() []byte { return l.encoded(false).ws }
 
 func (l *lobby) subscribe(c *conn, on bool) {
 	l.mu.Lock()
@@ -100,12 +167,14 @@ func (l *lobby) subscribe(c *conn, on bool) {
 	}
 	l.mu.Unlock()
 	if on {
+		// Possibly up to lobbyEvery old: then the version is ahead of
+		// pushed, and the loop sends the change.
 		c.Send(l.message())
 	}
 }
 
 func (l *lobby) loop() {
-	tk := time.NewTicker(200 * time.Millisecond)
+	tk := time.NewTicker(lobbyEvery)
 	defer tk.Stop()
 	for {
 		select {
@@ -114,19 +183,21 @@ func (l *lobby) loop() {
 		case <-tk.C:
 		}
 		l.mu.Lock()
-		if !l.dirty || len(l.subs) == 0 {
+		if l.ver == l.pushed || len(l.subs) == 0 {
 			l.mu.Unlock()
 			continue
 		}
-		l.dirty = false
+		l.mu.Unlock()
+		c := l.encoded(true)
+		l.mu.Lock()
+		l.pushed = c.ver
 		subs := make([]*conn, 0, len(l.subs))
 		for c := range l.subs {
 			subs = append(subs, c)
 		}
 		l.mu.Unlock()
-		msg := l.message()
-		for _, c := range subs {
-			c.Send(msg)
+		for _, s := range subs {
+			s.Send(c.ws)
 		}
 	}
 }

@@ -13,15 +13,20 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"cardroom/bot"
+	"cardroom/bot/pool"
 	"cardroom/games"
 	"cardroom/store"
 	"cardroom/table"
@@ -59,6 +64,67 @@ type Config struct {
 	Burst float64
 	// Seeds, if set, gives each new table's seed (tests); default random.
 	Seeds func() uint64
+
+	// What one client can make the server hold (docs/server.md, "Limits").
+	// Zero means the default; a negative number means no limit.
+
+	// OutQueue and OutQueueBytes bound the messages waiting to be written
+	// to one connection (default 256 and 2 MiB); a client over either is
+	// disconnected.
+	OutQueue      int
+	OutQueueBytes int
+	// WriteTimeout bounds one WebSocket write (default 10 s): a peer that
+	// stops reading is disconnected after it.
+	WriteTimeout time.Duration
+	// MaxConnections bounds the open WebSockets (default 20,000).
+	MaxConnections int
+	// MaxTables bounds the tables in memory (default 10,000).
+	MaxTables int
+	// OpenTablesPerPlayer bounds the open (not started) tables one player
+	// owns (default 5); BotTablesPerPlayer the unfinished tables one
+	// player created with no human seat (default 2).
+	OpenTablesPerPlayer int
+	BotTablesPerPlayer  int
+	// TablesPerPlayer bounds the unfinished tables one player owns, quick
+	// play included (default 20).
+	TablesPerPlayer int
+	// HintsPerMinute bounds each player's hint requests (default 20).
+	HintsPerMinute int
+	// BotWorkers is the number of bot decisions and hints computed at once
+	// (default GOMAXPROCS−1, at least 1: one core stays for the tables);
+	// BotQueue how many may wait (default 65,536).
+	BotWorkers int
+	BotQueue   int
+	// SessionPurgeEvery is the period of the expired-session purge
+	// (default 10 min).
+	SessionPurgeEvery time.Duration
+	// AllowedOrigins are extra Origin host patterns accepted on /ws (the
+	// room's own host is always accepted; see websocket.AcceptOptions).
+	AllowedOrigins []string
+
+	// Limits of the HTTP front (guard.go, whose DefaultHTTP… constants are
+	// the defaults). Zero means the default and a negative value switches
+	// the limit off, as above. The timeouts bound how long a slow client
+	// holds a connection; GET /ws clears them once upgraded.
+	HTTPReadHeaderTimeout time.Duration
+	HTTPReadTimeout       time.Duration
+	HTTPWriteTimeout      time.Duration
+	HTTPIdleTimeout       time.Duration
+	MaxHeaderBytes        int // negative: the default too
+	// MaxConnsPerIP caps the connections open at once from one address
+	// (default 256).
+	MaxConnsPerIP int
+	// HTTPRate and HTTPBurst are a token bucket per address over /api/
+	// (default 20 a second, burst 60).
+	HTTPRate  float64
+	HTTPBurst float64
+	// SessionsPerIPPerHour caps POST /api/session per address (default 60).
+	SessionsPerIPPerHour int
+
+	// guard is the per-address state built from the limits above by New
+	// (in routes); it is here, unexported, so that it lives as long as the
+	// server's copy of its Config.
+	guard *guard
 }
 
 // Server is one card room node.
@@ -76,14 +142,23 @@ type Server struct {
 	// seatIndex: player -> tables where the player holds a seat (unfinished).
 	seatIndex map[string]map[string]bool
 
-	connections atomic.Int64
-	msgsIn      atomic.Int64
-	msgsOut     atomic.Int64
-	badInput    atomic.Int64
-	rateKicks   atomic.Int64
-	closing     atomic.Bool
-	started     time.Time
-	httpSrv     *http.Server
+	connections    atomic.Int64
+	quit           chan struct{}
+	sessionsPurged atomic.Int64
+	queuedBytes    atomic.Int64 // bytes waiting in every connection's queue
+	slowKicks      atomic.Int64 // connections dropped for not reading
+	quotaHits      atomic.Int64 // requests refused by a per-player quota
+	pool           *pool.Pool
+	hints          *limiter // per player
+	records        *recordCache
+	quarantine     []Damaged
+	msgsIn         atomic.Int64
+	msgsOut        atomic.Int64
+	badInput       atomic.Int64
+	rateKicks      atomic.Int64
+	closing        atomic.Bool
+	started        time.Time
+	httpSrv        *http.Server
 }
 
 // New builds a server and restores every unfinished table from the store.
@@ -106,54 +181,131 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Burst < 1 {
 		cfg.Burst = RateBurst
 	}
+	defInt := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		} else if *v < 0 {
+			*v = math.MaxInt
+		}
+	}
+	defInt(&cfg.OutQueue, OutQueue)
+	defInt(&cfg.OutQueueBytes, 2<<20)
+	defInt(&cfg.MaxConnections, 20000)
+	defInt(&cfg.MaxTables, 10000)
+	defInt(&cfg.OpenTablesPerPlayer, 5)
+	defInt(&cfg.BotTablesPerPlayer, 2)
+	defInt(&cfg.TablesPerPlayer, 20)
+	defInt(&cfg.HintsPerMinute, 20)
+	defInt(&cfg.BotWorkers, max(1, runtime.GOMAXPROCS(0)-1))
+	defInt(&cfg.BotQueue, 1<<16)
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = 10 * time.Second
+	}
+	if cfg.SessionPurgeEvery <= 0 {
+		cfg.SessionPurgeEvery = 10 * time.Minute
+	}
 	s := &Server{
 		cfg: cfg, store: cfg.Store, log: cfg.Log, metrics: table.NewMetrics(),
 		tables: map[string]*table.Table{}, conns: map[*conn]struct{}{}, started: time.Now(),
-		seatIndex: map[string]map[string]bool{},
+		seatIndex: map[string]map[string]bool{}, quit: make(chan struct{}),
+		records: newRecordCache(256),
 	}
 	s.lobby = newLobby(s)
+	s.pool = pool.New(min(cfg.BotWorkers, 1024), min(cfg.BotQueue, 1<<20))
+	s.hints = newLimiter(float64(cfg.HintsPerMinute)/60, float64(min(cfg.HintsPerMinute, 1<<20)))
 	tc := cfg.Table
-	tc.Store, tc.Log, tc.Metrics = cfg.Store, cfg.Log, s.metrics
+	tc.Store, tc.Log, tc.Metrics, tc.Pool = cfg.Store, cfg.Log, s.metrics, s.pool
 	tc.OnChange = s.onChange
 	tc.OnStop = s.tableStopped
 	s.cfg.Table = tc
 	s.routes()
 	if err := s.restore(); err != nil {
+		s.lobby.stop()
+		s.pool.Close()
 		return nil, err
 	}
+	go s.purgeSessions()
 	return s, nil
 }
 
+// Damaged is an unfinished table that could not be restored: its row or
+// its event log cannot be read, or the log does not replay. It is left in
+// the store untouched (quarantined) while the rest of the room runs; it is
+// listed in /healthz and /metrics, and `cardroom doctor` reads it.
+type Damaged struct {
+	ID     string
+	Game   string
+	Reason string
+}
+
+// restore loads every unfinished table one by one, so one damaged table
+// cannot keep the room from starting.
 func (s *Server) restore() error {
 	ctx := context.Background()
-	ts, err := s.store.Unfinished(ctx)
+	ids, err := s.store.UnfinishedIDs(ctx)
 	if err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return fmt.Errorf("restore: list the unfinished tables: %w (cardroom doctor checks the database)", err)
 	}
 	n := 0
-	for _, meta := range ts {
-		if _, err := games.Lookup(meta.Game); err != nil {
-			s.log.Warn("restore: game not available, table left as is", "table", meta.ID, "game", meta.Game)
-			continue
+	for _, id := range ids {
+		if t, d := s.restoreOne(ctx, id); d != nil {
+			s.quarantine = append(s.quarantine, *d)
+			s.log.Error("restore: table quarantined", "table", d.ID, "game", d.Game, "reason", d.Reason)
+		} else {
+			s.mu.Lock()
+			s.tables[id] = t
+			s.mu.Unlock()
+			n++
 		}
-		events, err := s.store.Events(ctx, meta.ID)
-		if err != nil {
-			return fmt.Errorf("restore %s: %w", meta.ID, err)
-		}
-		t, err := table.Restore(s.cfg.Table, meta, events)
-		if err != nil {
-			s.log.Error("restore table", "table", meta.ID, "err", err)
-			continue
-		}
-		s.mu.Lock()
-		s.tables[meta.ID] = t
-		s.mu.Unlock()
-		n++
 	}
 	if n > 0 {
 		s.log.Info("restored tables", "count", n)
 	}
 	return nil
+}
+
+func (s *Server) restoreOne(ctx context.Context, id string) (*table.Table, *Damaged) {
+	meta, err := s.store.Table(ctx, id)
+	if err != nil {
+		return nil, &Damaged{ID: id, Reason: "table row: " + err.Error()}
+	}
+	if _, err := games.Lookup(meta.Game); err != nil {
+		return nil, &Damaged{ID: id, Game: meta.Game, Reason: "game not available in this build"}
+	}
+	events, err := s.store.Events(ctx, id)
+	if err != nil {
+		return nil, &Damaged{ID: id, Game: meta.Game, Reason: "event log: " + err.Error()}
+	}
+	t, err := table.Restore(s.cfg.Table, meta, events)
+	if err != nil {
+		return nil, &Damaged{ID: id, Game: meta.Game, Reason: "replay: " + err.Error()}
+	}
+	return t, nil
+}
+
+// Quarantined lists the tables that could not be restored at start.
+func (s *Server) Quarantined() []Damaged { return append([]Damaged(nil), s.quarantine...) }
+
+// purgeSessions deletes expired sessions now and every SessionPurgeEvery.
+func (s *Server) purgeSessions() {
+	tk := time.NewTicker(s.cfg.SessionPurgeEvery)
+	defer tk.Stop()
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		n, err := s.store.PurgeSessions(ctx, time.Now())
+		cancel()
+		if err != nil {
+			s.log.Warn("purge expired sessions", "err", err)
+		} else if n > 0 {
+			s.log.Info("purged expired sessions", "count", n)
+			s.sessionsPurged.Add(int64(n))
+		}
+		select {
+		case <-s.quit:
+			return
+		case <-tk.C:
+		}
+	}
 }
 
 // Handler is the server's HTTP handler.
@@ -165,10 +317,16 @@ func (s *Server) Metrics() *table.Metrics { return s.metrics }
 // Serve serves on l until Shutdown.
 func (s *Server) Serve(l net.Listener) error {
 	s.mu.Lock()
-	s.httpSrv = &http.Server{Handler: s.mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+	// Timeouts and the header limit (guard.go): without them one slow
+	// client holds a connection forever. GET /ws clears the deadlines. The
+	// listener caps the connections per address.
+	c := s.cfg
+	s.httpSrv = &http.Server{Handler: s.mux, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ReadHeaderTimeout: c.HTTPReadHeaderTimeout, ReadTimeout: c.HTTPReadTimeout, WriteTimeout: c.HTTPWriteTimeout,
+		IdleTimeout: c.HTTPIdleTimeout, MaxHeaderBytes: c.MaxHeaderBytes}
 	srv := s.httpSrv
 	s.mu.Unlock()
-	err := srv.Serve(l)
+	err := srv.Serve(c.guard.listener(l))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -203,6 +361,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		t.Stop()
 	}
 	s.lobby.stop()
+	close(s.quit)
+	s.pool.Close()
 	if e := s.store.Close(); err == nil {
 		err = e
 	}
@@ -244,6 +404,23 @@ func (s *Server) tableStopped(id string) {
 	delete(s.tables, id)
 	s.mu.Unlock()
 	s.lobby.remove(id)
+}
+
+// closeSessionConns closes every WebSocket opened with the session whose
+// token hash is h (a revoked session).
+func (s *Server) closeSessionConns(h string) {
+	s.mu.Lock()
+	var cs []*conn
+	for c := range s.conns {
+		if c.sess.TokenHash == h {
+			cs = append(cs, c)
+		}
+	}
+	s.mu.Unlock()
+	for _, c := range cs {
+		c.sendErr(nil, "", &table.Error{Code: "unauthorized", Msg: "you logged out: this connection is closed"})
+		c.kill(websocket.StatusPolicyViolation, "logged out")
+	}
 }
 
 func (s *Server) table(id string) *table.Table {
@@ -289,21 +466,59 @@ type createReq struct {
 	Level    string            `json:"level"` // quick play
 }
 
-func (s *Server) createTable(ctx context.Context, sess store.Session, req createReq, quick bool) (*table.Table, error) {
+// MaxSeats bounds a seat number from a client before any engine sees it
+// (every engine has at most 8 seats).
+const MaxSeats = 16
+
+// Bounds of the create request's lists.
+const (
+	maxOptions   = 32 // options in one request
+	maxOptionLen = 64 // bytes of one option name or value
+)
+
+// checkCreateReq range-checks every number and list of a create request
+// before anything is allocated from it.
+func checkCreateReq(req createReq) error {
 	if req.Game == "" {
-		return nil, &table.Error{Code: "bad_request", Msg: "field game is required"}
+		return &table.Error{Code: "bad_request", Msg: "field game is required"}
 	}
 	if _, err := games.Lookup(req.Game); err != nil {
-		return nil, &table.Error{Code: "unknown_game", Msg: err.Error()}
+		return &table.Error{Code: "unknown_game", Msg: err.Error()}
 	}
 	if req.ClockMS != 0 && (req.ClockMS < 1000 || req.ClockMS > 3600000) {
-		return nil, &table.Error{Code: "bad_request", Msg: "clock_ms must be 0 or 1000 to 3600000"}
+		return &table.Error{Code: "bad_request", Msg: "clock_ms must be 0 or 1000 to 3600000"}
+	}
+	if req.Seat != nil && (*req.Seat < -1 || *req.Seat >= MaxSeats) {
+		return &table.Error{Code: "bad_seat", Msg: fmt.Sprintf("seat %d: want -1 (none) or a seat number", *req.Seat)}
+	}
+	if len(req.Options) > maxOptions {
+		return &table.Error{Code: "bad_options", Msg: fmt.Sprintf("%d options: at most %d", len(req.Options), maxOptions)}
+	}
+	for k, v := range req.Options {
+		if len(k) > maxOptionLen || len(v) > maxOptionLen {
+			return &table.Error{Code: "bad_options", Msg: fmt.Sprintf("option %.20q: names and values have at most %d bytes", k, maxOptionLen)}
+		}
+		if strings.ContainsAny(k+v, " ,\t=\n\r") {
+			return &table.Error{Code: "bad_options", Msg: fmt.Sprintf("option %q=%q: names and values cannot contain spaces, commas or '='", k, v)}
+		}
+	}
+	if len(req.Bots) > MaxSeats {
+		return &table.Error{Code: "bad_request", Msg: fmt.Sprintf("bots: %d entries, at most %d", len(req.Bots), MaxSeats)}
+	}
+	for k := range req.Bots {
+		if n, err := strconv.Atoi(k); err != nil || n < 0 || n >= MaxSeats || strconv.Itoa(n) != k {
+			return &table.Error{Code: "bad_seat", Msg: fmt.Sprintf("bots: %.20q is not a seat number", k)}
+		}
+	}
+	return nil
+}
+
+func (s *Server) createTable(ctx context.Context, sess store.Session, req createReq, quick bool) (*table.Table, error) {
+	if err := checkCreateReq(req); err != nil {
+		return nil, err
 	}
 	opts := make([]string, 0, len(req.Options))
 	for k, v := range req.Options {
-		if strings.ContainsAny(k+v, " ,\t=\n") {
-			return nil, &table.Error{Code: "bad_options", Msg: fmt.Sprintf("option %q=%q: names and values cannot contain spaces, commas or '='", k, v)}
-		}
 		opts = append(opts, k+"="+v)
 	}
 	meta := store.Table{
@@ -332,10 +547,7 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req create
 		}
 	} else {
 		for k, level := range req.Bots {
-			n, err := strconv.Atoi(k)
-			if err != nil || n < 0 || n > 15 {
-				return nil, &table.Error{Code: "bad_request", Msg: fmt.Sprintf("bots: %q is not a seat number", k)}
-			}
+			n, _ := strconv.Atoi(k) // checked by checkCreateReq
 			if _, err := bot.New(level, 0); err != nil {
 				return nil, &table.Error{Code: "bad_level", Msg: err.Error()}
 			}
@@ -374,8 +586,19 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req create
 	if len(meta.Seats) > n {
 		meta.Seats = meta.Seats[:n]
 	}
+	botsOnly := len(meta.Seats) == n
+	for _, st := range meta.Seats {
+		botsOnly = botsOnly && st.Bot != ""
+	}
+	if err := s.checkCreate(sess.Player, botsOnly); err != nil {
+		return nil, err
+	}
 	t, err := table.Create(ctx, s.cfg.Table, meta)
 	if err != nil {
+		var te *table.Error
+		if !errors.As(err, &te) {
+			return nil, &table.Error{Code: table.CodeUnavailable, Msg: "the table could not be stored; retry later"}
+		}
 		return nil, err
 	}
 	s.mu.Lock()
@@ -401,3 +624,10 @@ func seatCount(gameName, options string) (int, error) {
 	}
 	return st.Seats(), nil
 }
+
+// originPatterns are the Origin hosts accepted on /ws besides the room's
+// own (websocket.Accept always accepts an Origin whose host is the
+// request's Host, and a request with no Origin: a program, not a page).
+// A page elsewhere, even on localhost, cannot open a cookie-authenticated
+// socket.
+func (s *Server) originPatterns() []string { return s.cfg.AllowedOrigins }

@@ -112,7 +112,7 @@ func TestBadInput(t *testing.T) {
 		{"malformed move", `{"type":"move","table":"` + id + `","move":"fly away"}`, "malformed", ""},
 		{"illegal move", `{"type":"move","table":"` + id + `","move":"play 1S"}`, "", ""}, // pass phase: a play is refused
 		{"foreign seat", `{"type":"move","table":"` + id + `","seat":1,"move":"play 1S"}`, "not_your_seat", "seat 1"},
-		{"no such seat", `{"type":"move","table":"` + id + `","seat":9,"move":"play 1S"}`, "not_your_seat", "seat 9"},
+		{"no such seat", `{"type":"move","table":"` + id + `","seat":9,"move":"play 1S"}`, "bad_seat", "seat 9"},
 		{"bad id", `{"type":"ping","id":{"a":1}}`, "bad_request", "id"},
 	}
 	for _, c := range cases {

@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
-	"runtime"
 	"sync"
 	"time"
 
@@ -108,6 +108,12 @@ func decodeMessage(b []byte) (inMsg, *table.Error) {
 	if m.Type == "move" && m.Move == "" {
 		return m, &table.Error{Code: "bad_request", Msg: "move: field move is required"}
 	}
+	if m.Seat != nil && (*m.Seat < -1 || *m.Seat >= MaxSeats) {
+		return m, &table.Error{Code: "bad_seat", Msg: fmt.Sprintf("seat %d: want -1 or a seat number", *m.Seat)}
+	}
+	if len(m.Table) > 64 || len(m.Invite) > 64 || len(m.Level) > 32 || len(m.Game) > 32 || len(m.BotLevel) > 32 {
+		return m, &table.Error{Code: "bad_request", Msg: "a field is too long (table, invite: 64 bytes; game, level, bot_level: 32)"}
+	}
 	return m, nil
 }
 
@@ -128,15 +134,28 @@ func validID(id json.RawMessage) bool {
 }
 
 // conn is one WebSocket client. It is a table.Subscriber.
+//
+// Outgoing messages wait in a queue bounded both in count (Config.OutQueue)
+// and in bytes (Config.OutQueueBytes). A client that does not read fills
+// it and is dropped at once (Send never blocks a table); a write that
+// stalls longer than Config.WriteTimeout drops the client too; and a ping
+// that gets no pong within Config.PingInterval does, from its own
+// goroutine, so a blocked write cannot hide a dead peer. Dropping frees
+// the queue at once.
 type conn struct {
 	s    *Server
 	ws   *websocket.Conn
 	sess store.Session
-	out  chan []byte
 	done chan struct{}
 	once sync.Once
 	why  string
 	code websocket.StatusCode
+
+	mu     sync.Mutex
+	queue  [][]byte // waiting for the writer
+	bytes  int      // their total size
+	closed bool     // dropped: Send refuses
+	wake   chan struct{}
 
 	// Owned by the reader goroutine:
 	watching map[string]*table.Table
@@ -149,27 +168,64 @@ func (c *conn) Player() string { return c.sess.Player }
 
 // Send queues a message; a client whose queue is full is disconnected.
 func (c *conn) Send(b []byte) bool {
-	select {
-	case <-c.done:
-		return false
-	default:
-	}
-	select {
-	case c.out <- b:
-		c.s.msgsOut.Add(1)
-		return true
-	default:
-		c.kill(websocket.StatusPolicyViolation, "too slow: outgoing queue full")
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
 		return false
 	}
+	if len(c.queue) >= c.s.cfg.OutQueue || c.bytes+len(b) > c.s.cfg.OutQueueBytes {
+		c.mu.Unlock()
+		c.s.slowKicks.Add(1)
+		c.drop(websocket.StatusPolicyViolation, "too slow: outgoing queue full")
+		return false
+	}
+	c.queue = append(c.queue, b)
+	c.bytes += len(b)
+	c.mu.Unlock()
+	c.s.queuedBytes.Add(int64(len(b)))
+	c.s.msgsOut.Add(1)
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+	return true
 }
 
+// take removes and returns what is queued.
+func (c *conn) take() [][]byte {
+	c.mu.Lock()
+	q := c.queue
+	c.queue = nil
+	n := c.bytes
+	c.bytes = 0
+	c.mu.Unlock()
+	c.s.queuedBytes.Add(-int64(n))
+	return q
+}
+
+// kill ends the connection after the writer has flushed what is queued
+// (briefly: errors explaining the disconnection reach the client).
 func (c *conn) kill(code websocket.StatusCode, why string) {
 	c.once.Do(func() {
 		c.why = why
 		c.code = code
 		close(c.done)
 	})
+}
+
+// drop ends the connection at once: the queue is freed and the socket
+// closed, which also ends a write blocked on a peer that does not read.
+func (c *conn) drop(code websocket.StatusCode, why string) {
+	c.kill(code, why)
+	c.mu.Lock()
+	already := c.closed
+	c.closed = true
+	c.mu.Unlock()
+	if already {
+		return
+	}
+	c.take()
+	go c.ws.CloseNow()
 }
 
 func (c *conn) shutdown() { c.kill(websocket.StatusGoingAway, "server shutting down") }
@@ -187,16 +243,21 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		var err error
 		sess, err = s.session(r)
 		if err != nil {
-			writeErr(w, http.StatusUnauthorized, "unauthorized", err.Error())
+			writeSessionErr(w, err)
 			return
 		}
 	}
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: false, OriginPatterns: []string{"localhost:*", "127.0.0.1:*"}})
+	if max := s.cfg.MaxConnections; max > 0 && s.connections.Load() >= int64(max) {
+		writeErr(w, http.StatusServiceUnavailable, "busy", "too many connections; retry later")
+		return
+	}
+	clearDeadlines(w) // the HTTP timeouts must not cut the socket (guard.go)
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.originPatterns()})
 	if err != nil {
 		return
 	}
 	ws.SetReadLimit(HardMaxFrame)
-	c := &conn{s: s, ws: ws, sess: sess, out: make(chan []byte, OutQueue), done: make(chan struct{}),
+	c := &conn{s: s, ws: ws, sess: sess, done: make(chan struct{}), wake: make(chan struct{}, 1),
 		watching: map[string]*table.Table{}, tokens: s.cfg.Burst, last: time.Now()}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
@@ -217,31 +278,54 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}()
 	wdone := make(chan struct{})
 	go func() { c.writer(); close(wdone) }()
+	go c.pinger()
 	c.welcome()
 	c.reader()
 	c.kill(websocket.StatusNormalClosure, "")
 	<-wdone
 }
 
+// pinger checks the peer is alive; it runs apart from the writer so that a
+// write blocked on a peer that stopped reading cannot delay it.
+func (c *conn) pinger() {
+	tk := time.NewTicker(c.s.cfg.PingInterval)
+	defer tk.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-tk.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), c.s.cfg.PingInterval)
+		err := c.ws.Ping(ctx)
+		cancel()
+		if err != nil {
+			c.drop(websocket.StatusGoingAway, "ping timeout")
+			return
+		}
+	}
+}
+
+func (c *conn) write(b []byte) error {
+	ctx, cancel := context.WithTimeout(context.Background(), c.s.cfg.WriteTimeout)
+	defer cancel()
+	return c.ws.Write(ctx, websocket.MessageText, b)
+}
+
 func (c *conn) writer() {
-	ping := time.NewTicker(c.s.cfg.PingInterval)
-	defer ping.Stop()
 	defer func() {
 		// Flush what is queued (errors explaining a disconnection), briefly.
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-	flush:
-		for {
-			select {
-			case b := <-c.out:
-				if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
-					c.s.log.Warn("flush", "err", err)
-					break flush
-				}
-			default:
-				break flush
+		for _, b := range c.take() {
+			if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+				break
 			}
 		}
+		c.mu.Lock()
+		c.closed = true
+		c.mu.Unlock()
+		c.take()
 		go func() {
 			c.ws.Close(c.code, c.why)
 			c.ws.CloseNow()
@@ -251,22 +335,16 @@ func (c *conn) writer() {
 		select {
 		case <-c.done:
 			return
-		case b := <-c.out:
-			// No per-write timeout: a client that stops reading fills its
-			// queue and is killed (Send), which unblocks this write.
-			err := c.ws.Write(context.Background(), websocket.MessageText, b)
-			if err != nil {
-				c.kill(websocket.StatusGoingAway, "write failed")
+		case <-c.wake:
+		}
+		for _, b := range c.take() {
+			if err := c.write(b); err != nil {
+				// A stalled or broken peer: the write's deadline has closed
+				// the socket already.
+				c.s.slowKicks.Add(1)
+				c.drop(websocket.StatusGoingAway, "write failed or timed out")
 				return
 			}
-		case <-ping.C:
-			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), c.s.cfg.PingInterval)
-				defer cancel()
-				if err := c.ws.Ping(ctx); err != nil {
-					c.kill(websocket.StatusGoingAway, "ping timeout")
-				}
-			}()
 		}
 	}
 }
@@ -500,6 +578,13 @@ func (c *conn) handle(ctx context.Context, m inMsg) {
 				return
 			}
 		}
+		if sum := t.Summary(); level != "" && sum.Humans == 0 && (seatOr(m.Seat) < 0 || sum.Free <= 1) {
+			// This fills a table that has no human with bots: a bots-only game.
+			if err := c.s.checkBotsOnly(c.sess.Player); err != nil {
+				fail(err)
+				return
+			}
+		}
 		if err := t.SetBot(ctx, c.sess.Player, seatOr(m.Seat), level); err != nil {
 			fail(err)
 		}
@@ -518,16 +603,15 @@ func (c *conn) handle(ctx context.Context, m inMsg) {
 			fail(&table.Error{Code: "no_hint", Msg: "no hint available"})
 			return
 		}
-		id, tid := m.ID, t.ID()
-		select {
-		case hintSlots <- struct{}{}:
-		default:
-			fail(&table.Error{Code: "busy", Msg: "too many hints being computed; retry"})
+		if ok, wait := c.s.hints.allow(c.sess.Player); !ok {
+			fail(c.s.quotaErr("at most %d hints a minute: next in %.0f s", c.s.cfg.HintsPerMinute, math.Ceil(wait.Seconds())))
 			return
 		}
-		go func() {
-			defer func() { <-hintSlots }()
-			hctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		id, tid := m.ID, t.ID()
+		// Hints run on the bot pool beside the bots' decisions, so a crowd
+		// asking for hints cannot take more cores than the bots may.
+		err = c.s.pool.Submit(context.Background(), func(ctx context.Context) {
+			hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			defer cancel()
 			rs, err := h.Hint(hctx, eng, v)
 			if err != nil {
@@ -535,7 +619,10 @@ func (c *conn) handle(ctx context.Context, m inMsg) {
 				return
 			}
 			c.sendJSON(map[string]any{"type": "hint", "id": id, "table": tid, "seat": seat, "ratings": rs})
-		}()
+		})
+		if err != nil {
+			fail(&table.Error{Code: "busy", Msg: "the bots are busy: retry the hint in a moment"})
+		}
 	}
 }
 
@@ -551,16 +638,16 @@ func (c *conn) watch(ctx context.Context, t *table.Table) {
 	c.watching[t.ID()] = t
 }
 
-// hintSlots bounds the hint searches running at once (each is a hard-bot
-// search): a crowd asking for hints cannot starve the tables.
-var hintSlots = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
-
-// hinter returns a bot that rates moves, if a registered level has one.
+// hinter returns a bot that rates moves, if a registered level has one. A
+// hard bot searches with one tree: it runs on one worker of the pool.
 func hinter() bot.Hinter {
 	for _, l := range []string{"hard", "medium", "easy", "random"} {
 		b, err := bot.New(l, 1)
 		if err != nil {
 			continue
+		}
+		if h, ok := b.(*bot.Hard); ok {
+			return h.WithWorkers(1)
 		}
 		if h, ok := b.(bot.Hinter); ok {
 			return h

@@ -3,13 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
+	"os"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,91 +16,195 @@ import (
 	"cardroom/game"
 	"cardroom/record"
 
-	_ "modernc.org/sqlite" // the "sqlite" driver, pure Go
+	"modernc.org/sqlite" // the "sqlite" driver, pure Go
+	sqlite3 "modernc.org/sqlite/lib"
 )
-
-//go:embed migrations/*.sql
-var migrations embed.FS
 
 // SQLite is the embedded Store: one database file in WAL mode, one writer
 // connection, and a pool of readers. Appends from all tables go through one
 // goroutine that commits them in batches (group commit), so a thousand
-// tables moving at once cost a few transactions, not a thousand.
+// tables moving at once cost a few transactions, not a thousand. A third
+// connection checkpoints the WAL in the background (see SQLiteOptions).
 type SQLite struct {
-	w, r, c *sql.DB   // writer, readers, checkpointer
-	ins     *sql.Stmt // the event insert, prepared once on the writer connection
+	path     string
+	opt      SQLiteOptions
+	readOnly bool
+	w, r, c  *sql.DB   // writer, readers, checkpointer (w and c are nil when read-only)
+	ins      *sql.Stmt // the event insert, prepared once on the writer connection
 
-	appends chan appendReq
+	appends chan *appendReq
+	kick    chan struct{} // the checkpointer asks the writer to truncate the WAL
 	done    chan struct{}
-	stopped chan struct{}
+	stopped chan struct{} // the writer has returned
 	wg      sync.WaitGroup
 	once    sync.Once
 
 	commits, entries atomic.Int64 // CommitStats
+	txs              atomic.Int64 // event transactions attempted (tests count retries)
+	wal              walStats
 }
+
+// The life of a queued append. The writer may commit a request only after
+// moving it from queued to taken, and the caller may give up only after
+// moving it from queued to abandoned; whoever loses the race abides by the
+// winner. So an Append that returns an error never sees its entry committed
+// later, and one that returns nil is committed.
+const (
+	reqQueued int32 = iota
+	reqTaken
+	reqAbandoned
+)
 
 type appendReq struct {
 	table string
 	seq   int
 	e     record.Entry
-	reply chan error
+	state atomic.Int32
+	reply chan error // buffered: the writer never blocks on a caller
+}
+
+// SQLiteOptions tunes OpenSQLiteWith. The zero value is the default room.
+type SQLiteOptions struct {
+	// Sync is SQLite's synchronous setting: "normal" (the default: WAL
+	// commits are not fsynced, checkpoints are; a process crash loses
+	// nothing committed, a power loss may lose the last commits), "off" (no
+	// fsync at all: a process crash still loses nothing, an OS crash may
+	// corrupt the database) or "full" (every commit fsynced).
+	Sync string
+	// BusyTimeout is how long a statement waits for a lock before failing
+	// with SQLITE_BUSY (default 5 s). Only another process (or the
+	// checkpointer's truncation, below) holds locks the writer waits for.
+	BusyTimeout time.Duration
+	// WALLimit is the size of the -wal file above which the checkpointer
+	// truncates it (blocking the writer for the time of a full checkpoint)
+	// instead of checkpointing passively; it is also journal_size_limit, so
+	// a WAL that was reset shrinks back to it (default 64 MiB).
+	WALLimit int64
+	// CheckpointEvery is the period of the background passive checkpoint
+	// (default: the package variable CheckpointEvery, 1 s).
+	CheckpointEvery time.Duration
+}
+
+// CheckpointEvery is the default period of the background WAL checkpoint,
+// used when SQLiteOptions.CheckpointEvery is zero (cmd/cardroom sets it
+// from -checkpoint).
+var CheckpointEvery = time.Second
+
+// Defaults of SQLiteOptions.
+const (
+	DefaultBusyTimeout = 5 * time.Second
+	DefaultWALLimit    = 64 << 20
+)
+
+func (o SQLiteOptions) withDefaults() (SQLiteOptions, error) {
+	if o.Sync == "" {
+		o.Sync = "normal"
+	}
+	switch o.Sync {
+	case "normal", "off", "full":
+	default:
+		return o, fmt.Errorf("synchronous: want normal, off or full, not %q", o.Sync)
+	}
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = DefaultBusyTimeout
+	}
+	if o.WALLimit <= 0 {
+		o.WALLimit = DefaultWALLimit
+	}
+	if o.CheckpointEvery <= 0 {
+		o.CheckpointEvery = CheckpointEvery
+	}
+	if o.CheckpointEvery <= 0 {
+		o.CheckpointEvery = time.Second
+	}
+	return o, nil
 }
 
 // OpenSQLite opens (creating if needed) the database at path and applies
-// the embedded migrations, with synchronous=NORMAL.
-func OpenSQLite(path string) (*SQLite, error) { return OpenSQLiteSync(path, "normal") }
+// the embedded migrations, with the default options.
+func OpenSQLite(path string) (*SQLite, error) { return OpenSQLiteWith(path, SQLiteOptions{}) }
 
-// OpenSQLiteSync is OpenSQLite with SQLite's synchronous setting: "normal"
-// (WAL commits are not fsynced, checkpoints are: a process crash loses
-// nothing committed, a power loss may lose the last commits) or "off" (no
-// fsync at all: a process crash still loses nothing, an OS crash may
-// corrupt the database) or "full" (every commit fsynced).
+// OpenSQLiteSync is OpenSQLite with SQLite's synchronous setting (see
+// SQLiteOptions.Sync).
 func OpenSQLiteSync(path, sync string) (*SQLite, error) {
-	switch sync {
-	case "normal", "off", "full":
-	default:
-		return nil, fmt.Errorf("synchronous: want normal, off or full, not %q", sync)
-	}
+	return OpenSQLiteWith(path, SQLiteOptions{Sync: sync})
+}
+
+// dsn is the driver's URI for path with the pragmas every connection needs.
+func dsn(path string, busy time.Duration, extra url.Values) string {
 	q := url.Values{}
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "busy_timeout(10000)")
-	q.Add("_pragma", "synchronous("+strings.ToUpper(sync)+")")
-	q.Add("_pragma", "foreign_keys(1)")
-	dsn := "file:" + path + "?" + q.Encode()
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
+	for k, vs := range extra {
+		for _, v := range vs {
+			q.Add(k, v)
+		}
+	}
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// OpenSQLiteWith opens (creating if needed) the database at path and
+// applies the embedded migrations. It refuses a file that is not a
+// Cardroom database (see checkFile and checkIdentity) rather than adding
+// tables to someone else's data or starting an empty room on top of it.
+func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	exists, err := checkFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if exists {
+		if err := checkIdentity(path, o.BusyTimeout); err != nil {
+			return nil, err
+		}
+	}
+	common := url.Values{}
+	common.Add("_pragma", "journal_mode(WAL)")
+	common.Add("_pragma", "synchronous("+strings.ToUpper(o.Sync)+")")
+	common.Add("_pragma", "foreign_keys(1)")
+	common.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", o.WALLimit))
 	// The writer never checkpoints (a checkpoint fsyncs, and the writer's
-	// commits would wait for it); a background goroutine does, on its own
-	// connection, without blocking commits.
-	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate&_pragma=wal_autocheckpoint(0)")
+	// commits would wait for it); the checkpointer does, on its own
+	// connection.
+	wq := url.Values{"_txlock": {"immediate"}, "_pragma": append([]string{"wal_autocheckpoint(0)"}, common["_pragma"]...)}
+	w, err := sql.Open("sqlite", dsn(path, o.BusyTimeout, wq))
 	if err != nil {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
-	r, err := sql.Open("sqlite", dsn)
+	r, err := sql.Open("sqlite", dsn(path, o.BusyTimeout, common))
 	if err != nil {
 		w.Close()
 		return nil, err
 	}
 	r.SetMaxOpenConns(4)
-	c, err := sql.Open("sqlite", dsn)
+	// A TRUNCATE checkpoint holds the write lock while it waits for readers,
+	// so the checkpointer waits less than the writer would: it gives up
+	// (and tries again next period) before the writer's own wait fails.
+	c, err := sql.Open("sqlite", dsn(path, checkpointBusy(o.BusyTimeout), common))
 	if err != nil {
 		w.Close()
 		r.Close()
 		return nil, err
 	}
 	c.SetMaxOpenConns(1)
-	s := &SQLite{w: w, r: r, c: c, appends: make(chan appendReq, 4096), done: make(chan struct{}), stopped: make(chan struct{})}
-	if err := s.migrate(); err != nil {
+	s := &SQLite{path: path, opt: o, w: w, r: r, c: c,
+		appends: make(chan *appendReq, 4096), kick: make(chan struct{}, 1),
+		done: make(chan struct{}), stopped: make(chan struct{})}
+	fail := func(err error) (*SQLite, error) {
 		w.Close()
 		r.Close()
 		c.Close()
 		return nil, err
 	}
+	if err := s.migrate(context.Background()); err != nil {
+		return fail(fmt.Errorf("%s: %w", path, err))
+	}
 	s.ins, err = w.Prepare(insertEvent)
 	if err != nil {
-		w.Close()
-		r.Close()
-		c.Close()
-		return nil, err
+		return fail(err)
 	}
 	s.wg.Add(2)
 	go s.writer()
@@ -110,87 +212,96 @@ func OpenSQLiteSync(path, sync string) (*SQLite, error) {
 	return s, nil
 }
 
-// CheckpointEvery is the period of the background WAL checkpoint.
-var CheckpointEvery = time.Second
-
-func (s *SQLite) checkpointer() {
-	defer s.wg.Done()
-	tk := time.NewTicker(CheckpointEvery)
-	defer tk.Stop()
-	for {
-		select {
-		case <-s.done:
-			s.c.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
-			return
-		case <-tk.C:
-			s.c.Exec(`PRAGMA wal_checkpoint(PASSIVE)`)
-		}
+func checkpointBusy(busy time.Duration) time.Duration {
+	d := busy / 4
+	if d > time.Second {
+		d = time.Second
 	}
+	if d < 10*time.Millisecond {
+		d = 10 * time.Millisecond
+	}
+	return d
 }
 
-func (s *SQLite) migrate() error {
-	ctx := context.Background()
-	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY)`); err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+// OpenSQLiteReadOnly opens an existing database without writing to it
+// (SQLite's mode=ro): no migrations, no writer, no checkpoints. Reads work
+// as on OpenSQLite's store, writes fail with ErrReadOnly. It is for
+// inspecting a room, even a running one (`cardroom doctor`); the identity
+// checks of OpenSQLiteWith apply.
+func OpenSQLiteReadOnly(path string) (*SQLite, error) {
+	exists, err := checkFile(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		var one int
-		err := s.w.QueryRowContext(ctx, `SELECT 1 FROM schema_migrations WHERE version = ?`, n).Scan(&one)
-		if err == nil {
-			continue
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
-			return err
-		}
-		body, err := migrations.ReadFile(n)
-		if err != nil {
-			return err
-		}
-		tx, err := s.w.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		for _, stmt := range strings.Split(string(body), ";") {
-			if strings.TrimSpace(stripComments(stmt)) == "" {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				tx.Rollback()
-				return fmt.Errorf("migration %s: %w", n, err)
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version) VALUES (?)`, n); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
+	if !exists {
+		return nil, fmt.Errorf("%s: no database there", path)
+	}
+	if err := checkIdentity(path, DefaultBusyTimeout); err != nil {
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", dsn(path, DefaultBusyTimeout, url.Values{"mode": {"ro"}}))
+	if err != nil {
+		return nil, err
+	}
+	r.SetMaxOpenConns(4)
+	if err := r.Ping(); err != nil {
+		r.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	s := &SQLite{path: path, readOnly: true, r: r, done: make(chan struct{}), stopped: make(chan struct{})}
+	s.opt, _ = SQLiteOptions{}.withDefaults()
+	close(s.stopped)
+	return s, nil
+}
+
+func (s *SQLite) writable() error {
+	if s.readOnly {
+		return ErrReadOnly
 	}
 	return nil
 }
 
-func stripComments(s string) string {
-	var b strings.Builder
-	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "--") {
-			continue
-		}
-		b.WriteString(l + "\n")
+// IntegrityCheck runs SQLite's PRAGMA integrity_check and returns its
+// findings: nil when the database is sound. It reads the whole file, so it
+// takes a while on a big room.
+func (s *SQLite) IntegrityCheck(ctx context.Context) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `PRAGMA integrity_check`)
+	if err != nil {
+		return nil, err
 	}
-	return b.String()
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var l string
+		if err := rows.Scan(&l); err != nil {
+			return out, err
+		}
+		if l != "ok" {
+			out = append(out, l)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		// On a damaged file the check may stop part way; what it found so
+		// far is the useful part, and the stop is one more finding.
+		if len(out) == 0 {
+			return nil, err
+		}
+		out = append(out, "integrity_check stopped: "+err.Error())
+	}
+	return out, nil
 }
 
 // writer commits queued appends in batches.
 func (s *SQLite) writer() {
 	defer s.wg.Done()
 	defer close(s.stopped)
-	batch := make([]appendReq, 0, 512)
+	batch := make([]*appendReq, 0, 512)
+	// take claims a request for this batch, unless its caller gave up.
+	take := func(r *appendReq) {
+		if r.state.CompareAndSwap(reqQueued, reqTaken) {
+			batch = append(batch, r)
+		}
+	}
 	for {
 		select {
 		case <-s.done:
@@ -198,7 +309,7 @@ func (s *SQLite) writer() {
 			for {
 				select {
 				case r := <-s.appends:
-					batch = append(batch, r)
+					take(r)
 				default:
 					if len(batch) > 0 {
 						s.commit(batch)
@@ -207,7 +318,8 @@ func (s *SQLite) writer() {
 				}
 			}
 		case r := <-s.appends:
-			batch = append(batch[:0], r)
+			batch = batch[:0]
+			take(r)
 			if len(s.appends) == 0 {
 				// Let the goroutines that are ready run first: under load some
 				// are tables about to append, and one commit then serves them
@@ -219,13 +331,17 @@ func (s *SQLite) writer() {
 			for len(batch) < cap(batch) {
 				select {
 				case r := <-s.appends:
-					batch = append(batch, r)
+					take(r)
 				default:
 					break more
 				}
 			}
-			s.commit(batch)
-			batch = batch[:0]
+			if len(batch) > 0 {
+				s.commit(batch)
+				s.watchWAL(false)
+			}
+		case <-s.kick:
+			s.watchWAL(true)
 		}
 	}
 }
@@ -236,7 +352,8 @@ func (s *SQLite) CommitStats() (commits, entries int64) {
 	return s.commits.Load(), s.entries.Load()
 }
 
-func (s *SQLite) commit(batch []appendReq) {
+// commit commits a batch and answers every request in it exactly once.
+func (s *SQLite) commit(batch []*appendReq) {
 	err := s.insert(batch)
 	if err == nil {
 		s.commits.Add(1)
@@ -246,24 +363,46 @@ func (s *SQLite) commit(batch []appendReq) {
 		}
 		return
 	}
-	if len(batch) == 1 {
-		if strings.Contains(err.Error(), "UNIQUE") || strings.Contains(err.Error(), "PRIMARY KEY") {
-			err = ErrConflict
+	if isConflict(err) && len(batch) > 1 {
+		// One entry spoiled the batch: commit them one by one so only that
+		// one fails.
+		for _, r := range batch {
+			s.commit([]*appendReq{r})
 		}
-		batch[0].reply <- err
 		return
 	}
-	// One entry spoiled the batch (a conflict): commit them one by one so
-	// only that one fails.
-	for _, r := range batch {
-		s.commit([]appendReq{r})
+	if isConflict(err) {
+		err = ErrConflict
 	}
+	// Anything else (a locked or full disk, an I/O error) would fail each
+	// entry alone too, and retrying them one by one costs busy_timeout per
+	// entry: the whole batch fails at once. Nothing of it is committed: a
+	// failed transaction is rolled back (the driver rolls back a failed
+	// COMMIT too).
+	for _, r := range batch {
+		r.reply <- err
+	}
+}
+
+// isConflict reports a primary-key or unique violation: the seq is taken.
+// It reads the driver's extended result code; no message matching.
+func isConflict(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() {
+	case sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY, sqlite3.SQLITE_CONSTRAINT_UNIQUE:
+		return true
+	}
+	return false
 }
 
 const insertEvent = `INSERT INTO events(table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?)`
 
 // insert writes a batch of entries in one transaction.
-func (s *SQLite) insert(batch []appendReq) error {
+func (s *SQLite) insert(batch []*appendReq) error {
+	s.txs.Add(1)
 	tx, err := s.w.Begin()
 	if err != nil {
 		return err
@@ -272,11 +411,7 @@ func (s *SQLite) insert(batch []appendReq) error {
 	st := tx.Stmt(s.ins)
 	defer st.Close()
 	for _, r := range batch {
-		chance := 0
-		if r.e.Chance {
-			chance = 1
-		}
-		if _, err := st.Exec(r.table, r.seq, int(r.e.Seat), chance, r.e.Text); err != nil {
+		if _, err := st.Exec(r.table, r.seq, int(r.e.Seat), b2i(r.e.Chance), r.e.Text); err != nil {
 			tx.Rollback()
 			return err
 		}
@@ -284,38 +419,50 @@ func (s *SQLite) insert(batch []appendReq) error {
 	return tx.Commit()
 }
 
-// Append implements Store.
+// Append implements Store: nil means committed, an error means not
+// committed (see the appendReq states).
 func (s *SQLite) Append(ctx context.Context, table string, seq int, e record.Entry) error {
-	r := appendReq{table: table, seq: seq, e: e, reply: make(chan error, 1)}
+	if err := s.writable(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	r := &appendReq{table: table, seq: seq, e: e, reply: make(chan error, 1)}
 	select {
 	case s.appends <- r:
 	case <-ctx.Done():
-		return ctx.Err()
+		return ctx.Err() // never queued
 	case <-s.done:
-		return errors.New("store closed")
+		return ErrClosed
 	}
 	select {
 	case err := <-r.reply:
 		return err
-	case <-s.stopped:
-		select {
-		case err := <-r.reply:
-			return err
-		default:
-			return errors.New("store closed")
-		}
 	case <-ctx.Done():
-		// The entry may still be committed; the caller treats this as a
-		// fault and reloads from the log.
-		return ctx.Err()
+	case <-s.stopped:
+		// Queued after the writer's last drain: nobody will take it.
 	}
+	if r.state.CompareAndSwap(reqQueued, reqAbandoned) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return ErrClosed
+	}
+	// The writer took it first: its answer is the truth, and it comes
+	// within one transaction (bounded by the busy timeout).
+	return <-r.reply
 }
+
+// maxSeat bounds a logged seat: no game has more seats than this, so a
+// larger value is damage, not a move.
+const maxSeat = 63
 
 // Events implements Store.
 func (s *SQLite) Events(ctx context.Context, table string) ([]record.Entry, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT seq, seat, chance, text FROM events WHERE table_id = ? ORDER BY seq`, table)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("table %s: event log: %w", table, err)
 	}
 	defer rows.Close()
 	var out []record.Entry
@@ -323,20 +470,27 @@ func (s *SQLite) Events(ctx context.Context, table string) ([]record.Entry, erro
 		var seq, seat, chance int
 		var text string
 		if err := rows.Scan(&seq, &seat, &chance, &text); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("table %s: event %d unreadable: %w", table, len(out), err)
 		}
 		if seq != len(out) {
-			return nil, fmt.Errorf("table %s: event log has a gap at %d", table, len(out))
+			return nil, fmt.Errorf("table %s: event log has a gap at %d (next logged is %d)", table, len(out), seq)
 		}
-		out = append(out, record.Entry{Chance: chance != 0, Seat: seatOf(seat), Text: text})
+		if seat < int(game.Spectator) || seat > maxSeat || (chance != 0 && chance != 1) {
+			return nil, fmt.Errorf("table %s: event %d is damaged (seat %d, chance %d)", table, seq, seat, chance)
+		}
+		out = append(out, record.Entry{Chance: chance != 0, Seat: game.Seat(seat), Text: text})
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("table %s: event log unreadable after %d events: %w", table, len(out), err)
+	}
+	return out, nil
 }
-
-func seatOf(n int) game.Seat { return game.Seat(n) }
 
 // CreateSession implements Store.
 func (s *SQLite) CreateSession(ctx context.Context, se Session) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	_, err := s.w.ExecContext(ctx, `INSERT INTO sessions(token_hash, player, name, created, expires) VALUES (?, ?, ?, ?, ?)`,
 		se.TokenHash, se.Player, se.Name, se.Created.UnixMilli(), se.Expires.UnixMilli())
 	return err
@@ -357,8 +511,31 @@ func (s *SQLite) Session(ctx context.Context, h string) (Session, error) {
 
 // DeleteSession implements Store.
 func (s *SQLite) DeleteSession(ctx context.Context, h string) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	_, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, h)
 	return err
+}
+
+// PurgeSessions implements Store (by the sessions_expires index).
+func (s *SQLite) PurgeSessions(ctx context.Context, now time.Time) (int, error) {
+	if err := s.writable(); err != nil {
+		return 0, err
+	}
+	res, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE expires <= ?`, now.UnixMilli())
+	if err != nil {
+		return 0, err
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
+}
+
+// CountSessions implements Store.
+func (s *SQLite) CountSessions(ctx context.Context) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM sessions`).Scan(&n)
+	return n, err
 }
 
 func b2i(b bool) int {
@@ -370,6 +547,9 @@ func b2i(b bool) int {
 
 // CreateTable implements Store.
 func (s *SQLite) CreateTable(ctx context.Context, t Table) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -379,6 +559,9 @@ func (s *SQLite) CreateTable(ctx context.Context, t Table) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		t.ID, t.Game, t.Options, b2i(t.Private), t.Invite, t.ClockMS, t.BotLevel, t.Owner, int64(t.Seed), t.Created.UnixMilli(), t.Status, orStar(t.Result), ms(t.Finished))
 	if err != nil {
+		if isConflict(err) {
+			return ErrConflict
+		}
 		return err
 	}
 	if err := writeSeats(ctx, tx, t); err != nil {
@@ -416,6 +599,9 @@ func writeSeats(ctx context.Context, tx *sql.Tx, t Table) error {
 
 // UpdateTable implements Store.
 func (s *SQLite) UpdateTable(ctx context.Context, t Table) error {
+	if err := s.writable(); err != nil {
+		return err
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -462,14 +648,20 @@ func (s *SQLite) seats(ctx context.Context, t *Table) error {
 		var n int
 		var st Seat
 		if err := rows.Scan(&n, &st.Player, &st.Name, &st.Bot); err != nil {
-			return err
+			return fmt.Errorf("table %s: seats unreadable: %w", t.ID, err)
+		}
+		if n < 0 || n > maxSeat {
+			return fmt.Errorf("table %s: seat %d is damaged", t.ID, n)
 		}
 		for len(t.Seats) <= n {
 			t.Seats = append(t.Seats, Seat{})
 		}
 		t.Seats[n] = st
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("table %s: seats unreadable: %w", t.ID, err)
+	}
+	return nil
 }
 
 // Table implements Store.
@@ -479,7 +671,7 @@ func (s *SQLite) Table(ctx context.Context, id string) (Table, error) {
 		return Table{}, ErrNotFound
 	}
 	if err != nil {
-		return Table{}, err
+		return Table{}, fmt.Errorf("table %s: unreadable: %w", id, err)
 	}
 	return t, s.seats(ctx, &t)
 }
@@ -512,7 +704,26 @@ func (s *SQLite) tables(ctx context.Context, query string, args ...any) ([]Table
 
 // Unfinished implements Store.
 func (s *SQLite) Unfinished(ctx context.Context) ([]Table, error) {
-	return s.tables(ctx, `SELECT `+tableCols+` FROM tables WHERE status != ? ORDER BY id`, StatusFinished)
+	return s.tables(ctx, `SELECT `+tableCols+` FROM tables WHERE status IN (?, ?) ORDER BY id`, StatusOpen, StatusPlaying)
+}
+
+// UnfinishedIDs implements Store. It reads the tables_status index alone
+// (id and status), so a damaged row or seat list elsewhere does not fail it.
+func (s *SQLite) UnfinishedIDs(ctx context.Context) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id FROM tables WHERE status IN (?, ?) ORDER BY id`, StatusOpen, StatusPlaying)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }
 
 // History implements Store.
@@ -520,11 +731,15 @@ func (s *SQLite) History(ctx context.Context, player string, limit int) ([]Table
 	if limit <= 0 {
 		limit = 100
 	}
-	return s.tables(ctx, `SELECT `+tableCols+` FROM tables WHERE id IN (SELECT table_id FROM seats WHERE player = ?) ORDER BY created DESC, id LIMIT ?`, player, limit)
+	return s.tables(ctx, `SELECT `+tableCols+` FROM tables WHERE id IN (SELECT table_id FROM seats WHERE player = ?) AND status != ? ORDER BY created DESC, id LIMIT ?`, player, StatusClosed, limit)
 }
 
-// Close stops the writer after committing what is queued, and closes the database.
+// Close stops the writer after committing what is queued, truncates the
+// WAL, and closes the database.
 func (s *SQLite) Close() error {
+	if s.readOnly {
+		return s.r.Close()
+	}
 	s.once.Do(func() { close(s.done) })
 	s.wg.Wait()
 	s.ins.Close()
@@ -536,4 +751,15 @@ func (s *SQLite) Close() error {
 		err = e
 	}
 	return err
+}
+
+// walPath is the WAL file next to the database.
+func (s *SQLite) walPath() string { return s.path + "-wal" }
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }

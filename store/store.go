@@ -1,12 +1,3 @@
-// Package store keeps what the card room must not forget: sessions, tables
-// (their settings and seats) and each table's event log, which is exactly the
-// entries of the game's record. Everything a table holds in memory can be
-// rebuilt from its row and its log, so a restarted server (or, later, another
-// node) resumes every unfinished game.
-//
-// Store is the small interface the server uses; SQLite (embedded, the
-// default) implements it, and Memory is a map-backed version for tests.
-// A PostgreSQL implementation can be added behind the same interface.
 package store
 
 import (
@@ -25,6 +16,14 @@ var ErrNotFound = errors.New("not found")
 // ErrConflict is returned when an event's sequence number is already taken.
 var ErrConflict = errors.New("conflict: event already logged")
 
+// ErrClosed is returned by a store that is closed (or closing) for a request
+// it did not take: such a request is not committed.
+var ErrClosed = errors.New("store closed")
+
+// ErrReadOnly is returned for writes to a store opened read-only
+// (OpenSQLiteReadOnly, which `cardroom doctor` uses).
+var ErrReadOnly = errors.New("store opened read-only")
+
 // Session is a guest's identity. Only the token's hash is stored.
 type Session struct {
 	TokenHash string
@@ -34,12 +33,19 @@ type Session struct {
 	Expires   time.Time
 }
 
-// Table statuses.
+// Table statuses. Only open and playing tables are "unfinished" (loaded
+// again on start); finished and closed ones are history.
 const (
 	StatusOpen     = "open"
 	StatusPlaying  = "playing"
 	StatusFinished = "finished"
+	// StatusClosed is an open table that expired before anyone played: it
+	// is neither resumed on start nor listed in a player's history.
+	StatusClosed = "closed"
 )
+
+// IsUnfinished reports whether a table with this status is resumed on start.
+func IsUnfinished(status string) bool { return status == StatusOpen || status == StatusPlaying }
 
 // Seat is who sits at one seat of a table: a player (Player set), a bot
 // (Bot set to its level) or nobody.
@@ -71,8 +77,15 @@ type Table struct {
 type Store interface {
 	CreateSession(ctx context.Context, s Session) error
 	// Session returns the session with the token hash; ErrNotFound if none.
+	// It does not judge expiry (the caller compares Expires with its clock).
 	Session(ctx context.Context, tokenHash string) (Session, error)
 	DeleteSession(ctx context.Context, tokenHash string) error
+	// PurgeSessions deletes every session whose expiry is at or before now
+	// and returns how many it deleted, so that guests who never come back
+	// do not accumulate for ever.
+	PurgeSessions(ctx context.Context, now time.Time) (int, error)
+	// CountSessions is the number of stored sessions (a metric).
+	CountSessions(ctx context.Context) (int, error)
 
 	// CreateTable stores a new table (with its seats).
 	CreateTable(ctx context.Context, t Table) error
@@ -80,16 +93,32 @@ type Store interface {
 	UpdateTable(ctx context.Context, t Table) error
 	// Table returns one table.
 	Table(ctx context.Context, id string) (Table, error)
-	// Unfinished lists the tables that are open or playing.
+	// Unfinished lists the tables that are open or playing, in id order.
+	// One unreadable table fails the whole list: a server that must start
+	// despite damage uses UnfinishedIDs and loads each table on its own.
 	Unfinished(ctx context.Context) ([]Table, error)
+	// UnfinishedIDs lists the ids of the open and playing tables, in id
+	// order. It reads only the tables' ids and statuses, so damage in one
+	// table's seats or log does not hide the others: the server loads each
+	// with Table and Events and quarantines the ones that fail.
+	UnfinishedIDs(ctx context.Context) ([]string, error)
 	// History lists the tables where player holds a seat, newest first.
+	// Closed tables (never played) are left out.
 	History(ctx context.Context, player string, limit int) ([]Table, error)
 
-	// Append logs entry number seq (0-based) of a table's event log and
-	// returns once it is durable (committed). A seq already logged is
-	// ErrConflict.
+	// Append logs entry number seq (0-based) of a table's event log. It
+	// returns nil only if the entry is committed (durable), and an error
+	// only if it is not committed: never both. A caller whose ctx ends
+	// while its entry is still queued gets ctx's error and the entry is
+	// dropped; once the store has started committing the entry, Append
+	// waits for the outcome whatever ctx says, because the table must know
+	// whether its log holds the step. A seq already logged is ErrConflict.
 	Append(ctx context.Context, table string, seq int, e record.Entry) error
-	// Events returns a table's event log in order.
+	// Events returns a table's whole event log in order, or an error if it
+	// cannot: a missing entry (a gap), an entry that does not make sense
+	// (a bad seat), or a row the database cannot read. It never returns a
+	// silently shorter log, since replaying a prefix would resume a
+	// different game.
 	Events(ctx context.Context, table string) ([]record.Entry, error)
 
 	Close() error
@@ -134,6 +163,25 @@ func (m *Memory) DeleteSession(_ context.Context, h string) error {
 	return nil
 }
 
+func (m *Memory) PurgeSessions(_ context.Context, now time.Time) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for h, s := range m.sessions {
+		if !s.Expires.After(now) {
+			delete(m.sessions, h)
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (m *Memory) CountSessions(context.Context) (int, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.sessions), nil
+}
+
 func (m *Memory) CreateTable(_ context.Context, t Table) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -172,7 +220,7 @@ func (m *Memory) Unfinished(_ context.Context) ([]Table, error) {
 	defer m.mu.Unlock()
 	var out []Table
 	for _, t := range m.tables {
-		if t.Status != StatusFinished {
+		if IsUnfinished(t.Status) {
 			t.Seats = append([]Seat(nil), t.Seats...)
 			out = append(out, t)
 		}
@@ -181,11 +229,27 @@ func (m *Memory) Unfinished(_ context.Context) ([]Table, error) {
 	return out, nil
 }
 
+func (m *Memory) UnfinishedIDs(_ context.Context) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []string
+	for _, t := range m.tables {
+		if IsUnfinished(t.Status) {
+			out = append(out, t.ID)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 func (m *Memory) History(_ context.Context, player string, limit int) ([]Table, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []Table
 	for _, t := range m.tables {
+		if t.Status == StatusClosed {
+			continue
+		}
 		for _, s := range t.Seats {
 			if s.Player == player {
 				t.Seats = append([]Seat(nil), t.Seats...)
@@ -194,16 +258,27 @@ func (m *Memory) History(_ context.Context, player string, limit int) ([]Table, 
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Created.Equal(out[j].Created) {
+			return out[i].Created.After(out[j].Created)
+		}
+		return out[i].ID < out[j].ID
+	})
 	if limit > 0 && len(out) > limit {
 		out = out[:limit]
 	}
 	return out, nil
 }
 
-func (m *Memory) Append(_ context.Context, table string, seq int, e record.Entry) error {
+// Append implements Store. The entry is committed under the lock, so a ctx
+// that is already done refuses it before anything happens, and once it is
+// in, nothing can undo it: nil and committed coincide, as the contract asks.
+func (m *Memory) Append(ctx context.Context, table string, seq int, e record.Entry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if m.FailAppend != nil {
 		return m.FailAppend
 	}

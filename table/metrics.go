@@ -81,6 +81,8 @@ type Metrics struct {
 	Refused     atomic.Int64 // moves refused
 	Busy        atomic.Int64 // commands refused because a table's queue was full
 	Finished    atomic.Int64 // games finished
+	Expired     atomic.Int64 // open tables closed unjoined (Config.OpenTTL)
+	BotRetries  atomic.Int64 // bot decisions postponed because the bot pool was full
 	StoreErrors atomic.Int64
 	// MoveLatency is from a move's arrival at the table to its broadcast
 	// being queued to every watcher (includes the commit).

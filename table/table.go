@@ -20,9 +20,12 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"cardroom/bot"
+	"cardroom/bot/pool"
 	"cardroom/game"
 	"cardroom/games"
 	"cardroom/record"
@@ -43,6 +46,18 @@ func errorf(code, format string, args ...any) *Error {
 
 // ErrBusy is returned when a table's command queue is full.
 var ErrBusy = &Error{Code: "busy", Msg: "the table is busy; retry"}
+
+// ErrTimeout is returned when a command waited too long for the table and
+// was withdrawn before it ran: nothing was changed.
+var ErrTimeout = &Error{Code: "busy", Msg: "the table did not answer in time; nothing was changed: retry"}
+
+// CodeUnavailable is the error code of a step refused because storage
+// failed: nothing was committed and nothing changed.
+const CodeUnavailable = "unavailable"
+
+func unavailable(what string, err error) *Error {
+	return errorf(CodeUnavailable, "%s could not be stored (%v); nothing was changed: retry later", what, err)
+}
 
 // ErrStopped is returned when the table no longer runs.
 var ErrStopped = &Error{Code: "no_table", Msg: "the table is closed"}
@@ -76,6 +91,19 @@ type Config struct {
 	// long hand lists a few hundred); only Papayoo's pass with 3 or 4
 	// players has more (3,003 or 15,504), and clients build a pass from the hand.
 	MaxLegal int
+	// OpenTTL closes an open table when no seat has changed and no seated
+	// player has been connected for this long. Default 30 min; negative:
+	// never.
+	OpenTTL time.Duration
+	// StoreTimeout bounds one write to the store (a step, or the seats);
+	// an append that has reached the store is always waited for, so a step
+	// is either committed and acknowledged or refused and not committed.
+	// Default 30 s.
+	StoreTimeout time.Duration
+	// Pool runs bot decisions (the server shares one among its tables and
+	// its hints). Nil: each decision runs in a goroutine of its own, with no
+	// bound (tests and tools).
+	Pool *pool.Pool
 	// OnChange is called (from the table's goroutine; it must not block)
 	// when the table's summary changes.
 	OnChange func(s *Summary)
@@ -104,6 +132,12 @@ func (c *Config) defaults() {
 	}
 	if c.MaxLegal <= 0 {
 		c.MaxLegal = 2000
+	}
+	if c.OpenTTL == 0 {
+		c.OpenTTL = 30 * time.Minute
+	}
+	if c.StoreTimeout <= 0 {
+		c.StoreTimeout = 30 * time.Second
 	}
 }
 
@@ -207,8 +241,17 @@ type Table struct {
 	optsJSON  []byte       // opts marshalled (commonJSON)
 	seatsJSON []byte       // seatsSent marshalled (commonJSON)
 	seatsSent []SeatInfo
+	metaDirty bool      // t.meta's last change is not stored yet (retried by tick)
+	openIdle  time.Time // an open table: since when nothing has kept it alive (OpenTTL)
+	quit      bool      // leave the run loop (a closed table)
 	// testBroadcast replaces broadcast in benchmarks (nil otherwise).
 	testBroadcast func()
+
+	// Departures (Unsubscribe) have their own queue so that a flood of
+	// commands can never delay or lose one.
+	leaveMu  sync.Mutex
+	leaving  []Subscriber
+	leaveSig chan struct{}
 }
 
 type seatState struct {
@@ -223,6 +266,7 @@ type seatState struct {
 	botLevel     string
 	wasToAct     bool
 	lastMoveSeen int
+	botRetry     time.Time // the bot pool was full: try again then
 }
 
 type botResult struct {
@@ -231,6 +275,9 @@ type botResult struct {
 	move game.Move
 	err  error
 }
+
+// errPoolFull marks a bot decision that never ran because the pool was full.
+var errPoolFull = errors.New("bot pool full")
 
 // Create validates the options, stores a new table and starts it.
 // meta.Options is the options text; meta.Seats must have the game's number
@@ -335,9 +382,11 @@ func newTable(cfg Config, meta store.Table, eng game.Engine, st game.State, even
 		presence: map[string]int{},
 		seats:    make([]seatState, st.Seats()),
 		legal:    make([]legalCache, st.Seats()),
+		leaveSig: make(chan struct{}, 1),
 	}
 	t.opts, _ = game.ParseOptions(meta.Options)
 	now := time.Now()
+	t.openIdle = now
 	for i := range t.seats {
 		t.seats[i].lastMoveSeen = -1
 		if meta.Seats[i].Player != "" && meta.Status == store.StatusPlaying {
@@ -372,11 +421,24 @@ func (t *Table) start() {
 	go t.run()
 }
 
-// do runs f on the table's goroutine and waits for it. A full queue is ErrBusy.
+// do runs f on the table's goroutine and waits for it. A full queue is
+// ErrBusy. If ctx ends while f is still queued, f is withdrawn (it will
+// never run) and do returns ErrTimeout; once f has started, do waits for it
+// to finish whatever ctx says, so a caller is never told "failed" about a
+// command that was carried out.
 func (t *Table) do(ctx context.Context, f func()) error {
+	const queued, running, withdrawn = 0, 1, 2
+	var state atomic.Int32
 	done := make(chan struct{})
+	cmd := func() {
+		if !state.CompareAndSwap(queued, running) {
+			return // the caller gave up before it ran
+		}
+		defer close(done)
+		f()
+	}
 	select {
-	case t.cmds <- func() { f(); close(done) }:
+	case t.cmds <- cmd:
 	case <-t.stopped:
 		return ErrStopped
 	default:
@@ -387,9 +449,29 @@ func (t *Table) do(ctx context.Context, f func()) error {
 	case <-done:
 		return nil
 	case <-t.stopped:
-		return ErrStopped
+		// The loop has ended: f either ran to its end (done is closed) or
+		// never started.
+		select {
+		case <-done:
+			return nil
+		default:
+			return ErrStopped
+		}
 	case <-ctx.Done():
-		return ctx.Err()
+		if state.CompareAndSwap(queued, withdrawn) {
+			return ErrTimeout
+		}
+		select {
+		case <-done:
+			return nil
+		case <-t.stopped:
+			select {
+			case <-done:
+				return nil
+			default:
+				return ErrStopped
+			}
+		}
 	}
 }
 
@@ -425,13 +507,15 @@ func (t *Table) run() {
 	if t.meta.Status == store.StatusPlaying {
 		t.advance()
 	} else if t.meta.Status == store.StatusOpen && t.full() {
-		t.seatsChanged()
+		t.startFull()
 	}
 	t.schedule()
 	for {
 		select {
 		case <-t.ctx.Done():
 			return
+		case <-t.leaveSig:
+			t.departures()
 		case f := <-t.cmds:
 			f()
 		case r := <-t.botRes:
@@ -439,7 +523,7 @@ func (t *Table) run() {
 		case <-t.timer.C:
 			t.tick()
 		}
-		if !t.finished.IsZero() && len(t.subs) == 0 && time.Since(t.finished) > t.cfg.Linger {
+		if t.quit || !t.finished.IsZero() && len(t.subs) == 0 && !t.metaDirty && time.Since(t.finished) > t.cfg.Linger {
 			return
 		}
 		t.schedule()
@@ -507,11 +591,26 @@ func (t *Table) publish() {
 	}
 }
 
-func (t *Table) saveMeta() {
-	if err := t.cfg.Store.UpdateTable(t.ctx, t.meta); err != nil {
+// saveMeta stores t.meta (status, result, seats). Callers that change
+// seats for a player revert their change when it fails, so an acknowledged
+// seat change is always durable.
+func (t *Table) saveMeta() error {
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+	defer cancel()
+	if err := t.cfg.Store.UpdateTable(ctx, t.meta); err != nil {
 		t.cfg.Metrics.StoreErrors.Add(1)
 		t.cfg.Log.Error("store table", "table", t.id, "err", err)
+		return err
 	}
+	t.metaDirty = false
+	return nil
+}
+
+// snapshot copies t.meta, seats included, so a refused change can be undone.
+func (t *Table) snapshot() store.Table {
+	m := t.meta
+	m.Seats = slices.Clone(t.meta.Seats)
+	return m
 }
 
 // Subscribe adds a watcher: a seated player's connection gets its seats'
@@ -530,23 +629,29 @@ func (t *Table) Subscribe(ctx context.Context, sub Subscriber) ([]int, error) {
 	return seats, err
 }
 
-// Unsubscribe removes a watcher (a closed connection, or unwatch).
+// Unsubscribe removes a watcher (a closed connection, or unwatch). It never
+// blocks and is never refused: departures have their own queue, which the
+// table drains before its next command.
 func (t *Table) Unsubscribe(sub Subscriber) {
-	// Must not be lost: retry while the queue is full.
-	for {
-		err := t.post(func() {
-			if _, ok := t.subs[sub]; ok {
-				delete(t.subs, sub)
-				t.depart(sub.Player())
-			}
-		})
-		if err != ErrBusy {
-			return
-		}
-		select {
-		case <-t.stopped:
-			return
-		case <-time.After(10 * time.Millisecond):
+	t.leaveMu.Lock()
+	t.leaving = append(t.leaving, sub)
+	t.leaveMu.Unlock()
+	select {
+	case t.leaveSig <- struct{}{}:
+	default: // a signal is pending already; it covers this one
+	}
+}
+
+// departures handles the queued Unsubscribes.
+func (t *Table) departures() {
+	t.leaveMu.Lock()
+	subs := t.leaving
+	t.leaving = nil
+	t.leaveMu.Unlock()
+	for _, sub := range subs {
+		if _, ok := t.subs[sub]; ok {
+			delete(t.subs, sub)
+			t.depart(sub.Player())
 		}
 	}
 }
@@ -578,6 +683,7 @@ func (t *Table) depart(player string) {
 	if len(seats) == 0 {
 		return
 	}
+	t.openIdle = time.Now()
 	if t.meta.Status == store.StatusPlaying {
 		now := time.Now()
 		for _, i := range seats {
@@ -601,6 +707,9 @@ func (t *Table) Join(ctx context.Context, player, name string, seat int) (int, e
 }
 
 func (t *Table) join(player, name string, seat int) (int, error) {
+	if seat < -1 || seat >= len(t.meta.Seats) {
+		return 0, errorf("bad_seat", "seat %d: the table has seats 0 to %d (or -1: the first free seat)", seat, len(t.meta.Seats)-1)
+	}
 	if held := t.seatsOf(player); len(held) > 0 && (seat < 0 || containsInt(held, seat)) {
 		s := held[0]
 		if seat >= 0 {
@@ -634,8 +743,11 @@ func (t *Table) join(player, name string, seat int) (int, error) {
 	} else if s := t.meta.Seats[seat]; s.Player != "" || s.Bot != "" {
 		return 0, errorf("seat_taken", "seat %d is taken", seat)
 	}
+	prev := t.snapshot()
 	t.meta.Seats[seat] = store.Seat{Player: player, Name: name}
-	t.seatsChanged()
+	if err := t.seatsChanged(prev); err != nil {
+		return 0, err
+	}
 	return seat, nil
 }
 
@@ -659,9 +771,29 @@ func (t *Table) full() bool {
 	return true
 }
 
-func (t *Table) seatsChanged() {
-	if t.full() && t.meta.Status == store.StatusOpen {
+// startFull starts the game of a table created full (quick play, all
+// bots); if the start cannot be stored, tick tries again.
+func (t *Table) startFull() {
+	if err := t.seatsChanged(t.snapshot()); err != nil {
+		t.retryAt = time.Now().Add(time.Second)
+	}
+}
+
+// seatsChanged is called after a change of t.meta.Seats; prev is t.meta
+// before it. The change (and the start of the game when it fills the
+// table) is stored first: if that fails, t.meta goes back to prev, nothing
+// is announced, and the error is the caller's answer.
+func (t *Table) seatsChanged(prev store.Table) error {
+	start := t.full() && t.meta.Status == store.StatusOpen
+	if start {
 		t.meta.Status = store.StatusPlaying
+	}
+	if err := t.saveMeta(); err != nil {
+		t.meta = prev
+		return unavailable("the seat change", err)
+	}
+	t.openIdle = time.Now()
+	if start {
 		t.cfg.Metrics.Playing.Add(1)
 		now := time.Now()
 		for i, s := range t.meta.Seats {
@@ -669,16 +801,15 @@ func (t *Table) seatsChanged() {
 				t.seats[i].absentSince = now
 			}
 		}
-		t.saveMeta()
 		t.publish()
 		if !t.advance() {
 			t.broadcast()
 		}
-		return
+		return nil
 	}
-	t.saveMeta()
 	t.publish()
 	t.broadcast()
+	return nil
 }
 
 // Leave gives up player's seats: before the start they become empty;
@@ -692,10 +823,11 @@ func (t *Table) Leave(ctx context.Context, player string) error {
 			return
 		}
 		if t.meta.Status == store.StatusOpen {
+			prev := t.snapshot()
 			for _, i := range seats {
 				t.meta.Seats[i] = store.Seat{}
 			}
-			t.seatsChanged()
+			e = t.seatsChanged(prev)
 			return
 		}
 		for _, i := range seats {
@@ -733,16 +865,16 @@ func (t *Table) setBot(player string, seat int, level string) error {
 	if t.meta.Status != store.StatusOpen {
 		return errorf("not_open", "the game has started")
 	}
-	if seat >= len(t.meta.Seats) || (seat < 0 && level == "") {
+	if seat < -1 || seat >= len(t.meta.Seats) || (seat < 0 && level == "") {
 		return errorf("bad_seat", "seat %d: the table has %d seats", seat, len(t.meta.Seats))
 	}
+	prev := t.snapshot()
 	if level == "" {
 		if t.meta.Seats[seat].Bot == "" {
 			return errorf("bad_seat", "seat %d has no bot", seat)
 		}
 		t.meta.Seats[seat] = store.Seat{}
-		t.seatsChanged()
-		return nil
+		return t.seatsChanged(prev)
 	}
 	if seat >= 0 {
 		if s := t.meta.Seats[seat]; s.Player != "" || s.Bot != "" {
@@ -756,8 +888,7 @@ func (t *Table) setBot(player string, seat int, level string) error {
 			}
 		}
 	}
-	t.seatsChanged()
-	return nil
+	return t.seatsChanged(prev)
 }
 
 // ---- moves ----
@@ -771,6 +902,9 @@ func (t *Table) Move(sub Subscriber, id json.RawMessage, seat int, text string) 
 }
 
 func (t *Table) resolveSeat(player string, seat int) (int, *Error) {
+	if seat < -1 || seat >= len(t.meta.Seats) {
+		return 0, errorf("bad_seat", "seat %d: the table has seats 0 to %d", seat, len(t.meta.Seats)-1)
+	}
 	held := t.seatsOf(player)
 	if len(held) == 0 {
 		return 0, errorf("not_seated", "you hold no seat at table %s", t.id)
@@ -848,7 +982,7 @@ func (t *Table) apply(s int, text string, byBot bool) error {
 	e := record.Entry{Seat: game.Seat(s), Text: canon}
 	if err := t.append(e); err != nil {
 		t.rebuild()
-		return errorf("internal", "the move could not be stored: %v", err)
+		return unavailable("the move", err)
 	}
 	t.cfg.Metrics.Moves.Add(1)
 	if byBot {
@@ -869,22 +1003,62 @@ func moveErr(err error) error {
 	return &Error{Code: string(game.ErrMalformed), Msg: err.Error()}
 }
 
+// append logs e as the next step. The store's Append returns nil only for
+// a committed entry and an error only for one that was not committed (it
+// waits for an entry it has started to write, whatever the deadline), so
+// memory and the log cannot disagree after an error. A conflict means the
+// log holds more than memory (another writer, or a fault that the store
+// could not report exactly): the table re-reads its log (resync).
 func (t *Table) append(e record.Entry) error {
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
 	defer cancel()
 	err := t.cfg.Store.Append(ctx, t.id, len(t.log), e)
 	t.cfg.Metrics.CommitLatency.Observe(time.Since(start))
 	if err != nil {
 		t.cfg.Metrics.StoreErrors.Add(1)
 		t.cfg.Log.Error("event log append", "table", t.id, "seq", len(t.log), "err", err)
+		if errors.Is(err, store.ErrConflict) {
+			t.resync()
+		}
 		return err
 	}
 	t.log = append(t.log, e)
 	return nil
 }
 
-// rebuild restores the state from the in-memory log after a failed append.
+// resync replaces the in-memory log and state by the store's log when the
+// store holds more steps than memory and agrees on the steps both have. The
+// caller (apply, advance) rebuilds or re-reads its state afterwards.
+func (t *Table) resync() {
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+	defer cancel()
+	events, err := t.cfg.Store.Events(ctx, t.id)
+	if err != nil {
+		t.cfg.Log.Error("resync: read log", "table", t.id, "err", err)
+		return
+	}
+	if len(events) <= len(t.log) || !slices.EqualFunc(events[:len(t.log)], t.log, sameEntry) {
+		t.cfg.Log.Error("resync: the stored log does not extend the table's", "table", t.id, "stored", len(events), "memory", len(t.log))
+		return
+	}
+	st, err := replay(t.eng, t.meta.Options, events)
+	if err != nil {
+		t.cfg.Log.Error("resync: the stored log does not replay", "table", t.id, "err", err)
+		return
+	}
+	t.cfg.Log.Warn("resync: adopted steps found in the stored log", "table", t.id, "steps", len(events)-len(t.log))
+	t.log, t.st = events, st
+	t.publish()
+	t.broadcast()
+}
+
+func sameEntry(a, b record.Entry) bool {
+	return a.Chance == b.Chance && a.Seat == b.Seat && a.Text == b.Text
+}
+
+// rebuild restores the state from the in-memory log after a failed append
+// (the engine applied the move before the append was tried).
 func (t *Table) rebuild() {
 	st, err := replay(t.eng, t.meta.Options, t.log)
 	if err != nil {
@@ -927,7 +1101,13 @@ func (t *Table) advance() bool {
 		t.finished = time.Now()
 		t.cfg.Metrics.Playing.Add(-1)
 		t.cfg.Metrics.Finished.Add(1)
-		t.saveMeta()
+		// The game's end is in the log already; if its row cannot be
+		// stored now, tick stores it later (and a restart would find the
+		// finished game by replaying the log).
+		t.metaDirty = true
+		if t.saveMeta() != nil {
+			t.retryAt = time.Now().Add(time.Second)
+		}
 		t.publish()
 		t.broadcast()
 		return true
@@ -985,8 +1165,10 @@ func (t *Table) schedule() {
 			}
 			ss.wasToAct = true
 			if level, ok := t.controlledByBot(i); ok {
-				if !ss.pending {
+				if !ss.pending && !now.Before(ss.botRetry) {
 					t.startBot(i, level)
+				} else if !ss.pending {
+					consider(ss.botRetry)
 				}
 			} else {
 				consider(ss.deadline)
@@ -998,6 +1180,17 @@ func (t *Table) schedule() {
 				consider(ss.absentSince.Add(t.cfg.Grace))
 			}
 		}
+	}
+	if t.meta.Status == store.StatusOpen {
+		if !t.retryAt.IsZero() {
+			consider(t.retryAt)
+		}
+		if t.cfg.OpenTTL > 0 && !t.seatedPresent() {
+			consider(t.openIdle.Add(t.cfg.OpenTTL))
+		}
+	}
+	if t.metaDirty && !t.retryAt.IsZero() {
+		consider(t.retryAt)
 	}
 	if !t.finished.IsZero() {
 		consider(t.finished.Add(t.cfg.Linger + time.Millisecond))
@@ -1019,30 +1212,43 @@ func (t *Table) startBot(i int, level string) {
 		if err != nil {
 			b = bot.NewRandom(t.meta.Seed ^ uint64(i+1))
 		}
+		if h, ok := b.(*bot.Hard); ok {
+			b = h.WithWorkers(1) // one pool worker, one core
+		}
 		ss.bot, ss.botLevel = b, level
 	}
 	v := t.st.View(game.Seat(i))
 	ss.pending, ss.pendingView, ss.pendingGen = true, v, len(t.log)
-	b, eng, delay, gen := ss.bot, t.eng, t.cfg.BotDelay, len(t.log)
-	ctx, timeout := t.ctx, t.cfg.BotTimeout
-	go func() {
-		if delay > 0 {
-			tm := time.NewTimer(delay)
-			select {
-			case <-tm.C:
-			case <-ctx.Done():
-				tm.Stop()
-				return
-			}
+	b, eng, gen := ss.bot, t.eng, len(t.log)
+	ctx, timeout, p := t.ctx, t.cfg.BotTimeout, t.cfg.Pool
+	deliver := func(r botResult) {
+		select {
+		case t.botRes <- r:
+		case <-ctx.Done():
 		}
+	}
+	// The decision runs on the shared pool; the pause before it (BotDelay)
+	// holds no worker and no goroutine.
+	decide := func(ctx context.Context) {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
 		m, err := b.Choose(cctx, eng, v)
 		cancel()
-		select {
-		case t.botRes <- botResult{seat: i, gen: gen, move: m, err: err}:
-		case <-ctx.Done():
+		deliver(botResult{seat: i, gen: gen, move: m, err: err})
+	}
+	submit := func() {
+		if p == nil {
+			go decide(ctx)
+			return
 		}
-	}()
+		if err := p.Submit(ctx, decide); err != nil {
+			go deliver(botResult{seat: i, gen: gen, err: errPoolFull})
+		}
+	}
+	if t.cfg.BotDelay > 0 {
+		time.AfterFunc(t.cfg.BotDelay, submit)
+	} else {
+		submit()
+	}
 }
 
 func (t *Table) onBot(r botResult) {
@@ -1055,6 +1261,11 @@ func (t *Table) onBot(r botResult) {
 	}
 	if _, ok := t.controlledByBot(r.seat); !ok {
 		return // the player came back
+	}
+	if errors.Is(r.err, errPoolFull) {
+		t.cfg.Metrics.BotRetries.Add(1)
+		ss.botRetry = time.Now().Add(100 * time.Millisecond)
+		return
 	}
 	if r.err != nil {
 		t.cfg.Log.Warn("bot failed", "table", t.id, "seat", r.seat, "err", r.err)
@@ -1085,7 +1296,20 @@ func (t *Table) tick() {
 	changed := false
 	if !t.retryAt.IsZero() && !now.Before(t.retryAt) {
 		t.retryAt = time.Time{}
-		t.advance()
+		switch {
+		case t.metaDirty:
+			if t.saveMeta() != nil {
+				t.retryAt = now.Add(time.Second)
+			}
+		case t.meta.Status == store.StatusOpen && t.full():
+			t.startFull()
+		default:
+			t.advance()
+		}
+	}
+	if t.meta.Status == store.StatusOpen && t.cfg.OpenTTL > 0 && !t.seatedPresent() && !now.Before(t.openIdle.Add(t.cfg.OpenTTL)) {
+		t.expire()
+		return
 	}
 	for i := range t.seats {
 		ss := &t.seats[i]
@@ -1103,6 +1327,34 @@ func (t *Table) tick() {
 		t.publish()
 		t.broadcast()
 	}
+}
+
+// seatedPresent reports whether a player holding a seat is connected.
+func (t *Table) seatedPresent() bool {
+	for _, s := range t.meta.Seats {
+		if s.Player != "" && t.presence[s.Player] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// expire closes an open table that nobody has joined or watched from a
+// seat for OpenTTL: it leaves the lobby and memory and is not restored.
+func (t *Table) expire() {
+	prev := t.snapshot()
+	t.meta.Status = store.StatusClosed
+	t.meta.Finished = time.Now().UTC()
+	if err := t.saveMeta(); err != nil {
+		t.meta = prev
+		t.openIdle = time.Now().Add(time.Minute - t.cfg.OpenTTL) // try again in a minute
+		return
+	}
+	t.cfg.Metrics.Expired.Add(1)
+	t.cfg.Log.Info("open table expired", "table", t.id, "idle", t.cfg.OpenTTL)
+	t.publish()
+	t.broadcast()
+	t.quit = true
 }
 
 // ---- what leaves the table ----

@@ -235,7 +235,7 @@ func TestRefusedMovesChangeNothing(t *testing.T) {
 }
 
 // TestStoreFailureChangesNothing: when the log append fails the move is
-// refused with internal and the state is as before.
+// refused with unavailable and the state is as before.
 func TestStoreFailureChangesNothing(t *testing.T) {
 	needPapayoo(t)
 	synctest.Test(t, func(t *testing.T) {
@@ -262,8 +262,9 @@ func TestStoreFailureChangesNothing(t *testing.T) {
 		st.FailAppend = errors.New("disk full")
 		tb.Move(sub, nil, -1, raw.Legal[0])
 		synctest.Wait()
-		if e := sub.last("error"); e == nil || e["code"] != "internal" {
-			t.Fatalf("error = %v, want internal", e)
+		if e := sub.last("error"); e == nil || e["code"] != CodeUnavailable {
+			tb.Stop()
+			t.Fatalf("error = %v, want %s", e, CodeUnavailable)
 		}
 		st.FailAppend = nil
 		tb.Move(sub, nil, -1, raw.Legal[0])

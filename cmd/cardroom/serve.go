@@ -59,6 +59,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	queue := fs.Int("queue", 64, "commands queued per table before refusing (busy)")
 	rate := fs.Float64("rate", server.RatePerSec, "messages a second allowed per connection")
 	burst := fs.Float64("burst", server.RateBurst, "message burst allowed per connection")
+	maxConnsPerIP := fs.Int("max-conns-per-ip", server.DefaultMaxConnsPerIP, "connections open at once from one address (IPv6: one /64); 0: unlimited")
+	httpRate := fs.Float64("http-rate", server.DefaultHTTPRate, "requests a second to /api/ per address; 0: no limit")
+	httpBurst := fs.Float64("http-burst", server.DefaultHTTPBurst, "request burst to /api/ per address")
+	sessionsPerIP := fs.Int("sessions-per-ip", server.DefaultSessionsPerIPPerHour, "guest sessions created per address per hour; 0: no limit")
 	logLevel := fs.String("log-level", envOr("CARDROOM_LOG", "info"), "debug, info, warn or error")
 	syncMode := fs.String("sync", "normal", "SQLite synchronous: normal (fsync at checkpoints), off (never fsync; safe against process crashes only) or full")
 	checkpoint := fs.Duration("checkpoint", store.CheckpointEvery, "period of the background WAL checkpoint")
@@ -95,6 +99,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	srv, err := server.New(server.Config{
 		Store: st, Log: log, Rate: *rate, Burst: *burst,
+		MaxConnsPerIP: offIfZero(*maxConnsPerIP), SessionsPerIPPerHour: offIfZero(*sessionsPerIP),
+		HTTPRate: offIfZero(*httpRate), HTTPBurst: *httpBurst,
 		Table: table.Config{Grace: *grace, BotDelay: *botDelay, Linger: *linger, QueueSize: *queue},
 	})
 	if err != nil {
@@ -153,4 +159,13 @@ func portOf(hostport string) string {
 		return hostport
 	}
 	return p
+}
+
+// offIfZero maps a flag's "0: no limit" to server.Config's: there zero
+// means the default and a negative value no limit.
+func offIfZero[T int | float64](v T) T {
+	if v == 0 {
+		return -1
+	}
+	return v
 }

@@ -8,6 +8,9 @@ export function h(tag, attrs, ...children) {
       else if (k === 'class') e.className = v;
       else if (k === 'text') e.textContent = v;
       else if (k === 'dataset') Object.assign(e.dataset, v);
+      // Through the CSSOM: the Content-Security-Policy (style-src 'self')
+      // refuses style attributes set as markup.
+      else if (k === 'style') e.style.cssText = v;
       else if (v === true) e.setAttribute(k, '');
       else e.setAttribute(k, v);
     }

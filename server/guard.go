@@ -1,0 +1,299 @@
+package server
+
+import (
+	"io/fs"
+	"math"
+	"net"
+	"net/http"
+	"net/netip"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The room is served straight to the Internet by one process, so nothing in
+// front of it protects it from one client or one address using it up. These
+// are the defaults of the limits of guard.go (Config fields of the same
+// names; docs/server.md lists them).
+const (
+	// A client must send its request headers within
+	// HTTPReadHeaderTimeout and its whole request within HTTPReadTimeout,
+	// and read the answer within HTTPWriteTimeout: otherwise a slow
+	// client (slowloris) holds a connection and its goroutine for as long
+	// as it likes.
+	DefaultHTTPReadHeaderTimeout = 5 * time.Second
+	DefaultHTTPReadTimeout       = 15 * time.Second
+	DefaultHTTPWriteTimeout      = 30 * time.Second
+	// An idle keep-alive connection is closed after HTTPIdleTimeout.
+	DefaultHTTPIdleTimeout = 60 * time.Second
+	DefaultMaxHeaderBytes  = 16 << 10
+	// Connections open at once from one address (IPv4 address or IPv6
+	// /64): a browser needs a handful, a bot a few per table it plays.
+	DefaultMaxConnsPerIP = 256
+	// Requests a second to /api/ from one address, with bursts.
+	DefaultHTTPRate  = 20
+	DefaultHTTPBurst = 60
+	// Guest sessions created per address per hour (a token bucket of that
+	// size refilled over an hour): each one is a row in the store.
+	DefaultSessionsPerIPPerHour = 60
+)
+
+// contentSecurityPolicy allows only the room's own scripts, styles and
+// connections (the client has no inline script or style attribute:
+// dom.js sets styles through the CSSOM, which CSP does not restrict), data:
+// images for the favicon, and no framing (clickjacking).
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
+
+// guard holds a server's per-address state: open connections, request and
+// session buckets, and the counters behind guardStats.
+type guard struct {
+	maxConns int // 0: unlimited
+	api      *limiter
+	sessions *limiter
+
+	connsRefused atomic.Int64
+	limited      atomic.Int64
+}
+
+// guardDefaults fills the zero limits of c with their defaults and turns
+// negative ones into "off". Config's zero value means "the default" like
+// its other fields; a negative value switches a limit off.
+func (c *Config) guardDefaults() {
+	dur := func(d *time.Duration, def time.Duration) {
+		if *d == 0 {
+			*d = def
+		}
+	}
+	dur(&c.HTTPReadHeaderTimeout, DefaultHTTPReadHeaderTimeout)
+	dur(&c.HTTPReadTimeout, DefaultHTTPReadTimeout)
+	dur(&c.HTTPWriteTimeout, DefaultHTTPWriteTimeout)
+	dur(&c.HTTPIdleTimeout, DefaultHTTPIdleTimeout)
+	if c.MaxHeaderBytes <= 0 {
+		c.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	if c.MaxConnsPerIP == 0 {
+		c.MaxConnsPerIP = DefaultMaxConnsPerIP
+	}
+	if c.HTTPRate == 0 {
+		c.HTTPRate = DefaultHTTPRate
+	}
+	if c.HTTPBurst == 0 {
+		c.HTTPBurst = DefaultHTTPBurst
+	}
+	if c.SessionsPerIPPerHour == 0 {
+		c.SessionsPerIPPerHour = DefaultSessionsPerIPPerHour
+	}
+}
+
+func newGuard(c Config) *guard {
+	g := &guard{maxConns: max(c.MaxConnsPerIP, 0)}
+	if c.HTTPRate > 0 && c.HTTPBurst > 0 {
+		g.api = newLimiter(c.HTTPRate, max(c.HTTPBurst, 1))
+	}
+	if c.SessionsPerIPPerHour > 0 {
+		n := float64(c.SessionsPerIPPerHour)
+		g.sessions = newLimiter(n/3600, n)
+	}
+	return g
+}
+
+// guardStats returns the connections closed at once because their address
+// had MaxConnsPerIP open, and the requests answered 429 rate_limited.
+func (s *Server) guardStats() (connsRefused, rateLimited int64) {
+	g := s.cfg.guard
+	return g.connsRefused.Load(), g.limited.Load()
+}
+
+// clearDeadlines removes the read and write deadlines that HTTPReadTimeout
+// and HTTPWriteTimeout put on the connection of a request. handleWS calls
+// it before upgrading: a WebSocket lives for hours, and the deadlines
+// would stay on the hijacked connection and cut it after 15 s. The socket
+// has its own keep-alive (PingInterval) and per-message limits instead.
+func clearDeadlines(w http.ResponseWriter) {
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Time{})
+	rc.SetWriteDeadline(time.Time{})
+}
+
+// ---- client addresses ----
+
+// addrKey is the key of a client address for the per-address limits: the
+// IPv4 address, or the /64 of an IPv6 address (one host commonly has a
+// whole /64 to pick addresses from). The server trusts no proxy header:
+// behind a reverse proxy every client has the proxy's address, so set the
+// limits off (-1 in Config, 0 on the command line) and limit in the proxy.
+func addrKey(remote string) string {
+	ap, err := netip.ParseAddrPort(remote)
+	var a netip.Addr
+	if err == nil {
+		a = ap.Addr()
+	} else if a, err = netip.ParseAddr(remote); err != nil {
+		return remote // not an IP (a pipe, a test): one key per string
+	}
+	a = a.Unmap().WithZone("")
+	if a.Is6() {
+		p, _ := a.Prefix(64)
+		return p.String()
+	}
+	return a.String()
+}
+
+// ---- connections per address ----
+
+// capListener closes at once a new connection whose address already has
+// max connections open, before any byte of it is read: an address cannot
+// hold more than max goroutines and sockets, whatever it sends.
+type capListener struct {
+	net.Listener
+	g   *guard
+	max int
+	mu  sync.Mutex
+	// open counts the connections open per addrKey; keys at zero are
+	// deleted, so the map holds only addresses with open connections.
+	open map[string]int
+}
+
+func (g *guard) listener(l net.Listener) net.Listener {
+	if g.maxConns <= 0 {
+		return l
+	}
+	return &capListener{Listener: l, g: g, max: g.maxConns, open: map[string]int{}}
+}
+
+func (l *capListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		key := addrKey(c.RemoteAddr().String())
+		l.mu.Lock()
+		ok := l.open[key] < l.max
+		if ok {
+			l.open[key]++
+		}
+		l.mu.Unlock()
+		if ok {
+			return &capConn{Conn: c, l: l, key: key}, nil
+		}
+		l.g.connsRefused.Add(1)
+		c.Close()
+	}
+}
+
+func (l *capListener) release(key string) {
+	l.mu.Lock()
+	if l.open[key]--; l.open[key] <= 0 {
+		delete(l.open, key)
+	}
+	l.mu.Unlock()
+}
+
+// count is the number of connections open from key (tests).
+func (l *capListener) count(key string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.open[key]
+}
+
+// capConn gives its slot back on its first Close: the HTTP server, a
+// WebSocket and the shutdown path may each close a connection.
+type capConn struct {
+	net.Conn
+	l    *capListener
+	key  string
+	once sync.Once
+}
+
+func (c *capConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() { c.l.release(c.key) })
+	return err
+}
+
+// CloseWrite lets the HTTP server half-close the connection after an error
+// answer (so the client reads it before the reset), as on a bare TCP
+// connection.
+func (c *capConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
+// ---- token buckets per address ----
+
+// The buckets are quota.go's limiter: a token bucket per key whose map is
+// bounded (maxKeys, 100,000), so an attacker rotating through addresses
+// cannot grow it without bound; the key here is addrKey.
+
+// rateLimited answers 429 with the error shape of writeErr and the seconds
+// to wait in Retry-After.
+func (g *guard) rateLimited(w http.ResponseWriter, retry time.Duration, msg string) {
+	g.limited.Add(1)
+	w.Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(max(retry.Seconds(), 1))), 10))
+	writeErr(w, http.StatusTooManyRequests, "rate_limited", msg)
+}
+
+// allowSession charges one session creation to the caller's address and
+// answers 429 when its hourly quota is spent. It is on top of the API
+// rate: at 20 requests a second one address could otherwise fill the store
+// with 72,000 sessions an hour.
+func (g *guard) allowSession(w http.ResponseWriter, r *http.Request) bool {
+	if g.sessions == nil {
+		return true
+	}
+	ok, retry := g.sessions.allow(addrKey(r.RemoteAddr))
+	if !ok {
+		g.rateLimited(w, retry, "too many new sessions from your address: keep your session token, or try again later")
+	}
+	return ok
+}
+
+// ---- the handler in front of every route ----
+
+// protect sets the browser hardening headers on every answer and applies
+// the API rate to /api/. Static files, /healthz, /metrics and the
+// WebSocket handshake are not rate limited: they cost little, and a
+// socket has its own per-message limit.
+func (s *Server) protect(next http.Handler) http.Handler {
+	g := s.cfg.guard
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		// Invite links carry the invite code in the query: never send it
+		// to another site in Referer.
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		if g.api != nil && strings.HasPrefix(r.URL.Path, "/api/") {
+			if ok, retry := g.api.allow(addrKey(r.RemoteAddr)); !ok {
+				g.rateLimited(w, retry, "too many requests from your address: slow down")
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// noDirListing serves the client's files but answers 404 for any
+// directory other than the root (http.FileServer would list it, showing
+// every file of the client and whatever is ever added next to it).
+func noDirListing(fsys fs.FS) http.Handler {
+	files := http.FileServerFS(fsys)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		if name != "" && name != "." {
+			if st, err := fs.Stat(fsys, name); err == nil && st.IsDir() {
+				http.NotFound(w, r)
+				return
+			}
+		}
+		files.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,578 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"cardroom/game"
+	"cardroom/store"
+	"cardroom/table"
+)
+
+// memServer is a server on the memory store reached through Handler (no
+// listener): for what does not need real connections.
+func memServer(t testing.TB, cfg Config) *Server {
+	t.Helper()
+	cfg.Store, cfg.Log = store.NewMemory(), quietLog()
+	if cfg.Table.Grace == 0 {
+		cfg.Table.Grace = time.Hour
+	}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Shutdown(context.Background()) })
+	return s
+}
+
+// do sends one request through the handler from the address from.
+func do(s *Server, method, path, from, token, body string) *httptest.ResponseRecorder {
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	req.RemoteAddr = from
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, req)
+	return w
+}
+
+// errCode is the code of a writeErr body, or "" if the body is not one.
+func errCode(b []byte) string {
+	var e struct {
+		Error apiError `json:"error"`
+	}
+	if json.Unmarshal(b, &e) != nil {
+		return ""
+	}
+	return e.Error.Code
+}
+
+// closedWithin reads c until the server closes it, failing if that takes
+// longer than d.
+func closedWithin(t *testing.T, c net.Conn, d time.Duration, what string) {
+	t.Helper()
+	start := time.Now()
+	c.SetReadDeadline(start.Add(d))
+	_, err := io.Copy(io.Discard, c)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Errorf("%s: connection still open after %v", what, time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// TestSlowClients: a client that sends its headers a byte at a time, one
+// that never finishes its body, and an idle keep-alive connection are each
+// closed by the server within the configured timeouts (well within the
+// generous bound of the test).
+func TestSlowClients(t *testing.T) {
+	ts := startServerCfg(t, t.TempDir(), Config{HTTPReadHeaderTimeout: 200 * time.Millisecond,
+		HTTPReadTimeout: 400 * time.Millisecond, HTTPWriteTimeout: 2 * time.Second, HTTPIdleTimeout: 300 * time.Millisecond})
+	addr := strings.TrimPrefix(ts.url, "http://")
+	dial := func() net.Conn {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+
+	// Slowloris: headers a byte every 50 ms, never finished.
+	c := dial()
+	go func() {
+		io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n")
+		for i := 0; i < 200; i++ {
+			if _, err := io.WriteString(c, "X"); err != nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	closedWithin(t, c, 5*time.Second, "slow headers")
+
+	// A body announced and never sent: the handler's read fails at the
+	// read timeout and the connection ends.
+	c = dial()
+	io.WriteString(c, "POST /api/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"name\":")
+	closedWithin(t, c, 5*time.Second, "unfinished body")
+
+	// An idle keep-alive connection after one answer.
+	c = dial()
+	io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil || resp.StatusCode != 200 || resp.Close {
+		t.Fatalf("keep-alive request: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	closedWithin(t, c, 5*time.Second, "idle keep-alive")
+
+	// Large headers are refused (431), within MaxHeaderBytes' default.
+	req, _ := http.NewRequest("GET", ts.url+"/healthz", nil)
+	req.Header.Set("X-Big", strings.Repeat("a", 2*DefaultMaxHeaderBytes))
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("%d KiB of headers: %v %v, want 431", 2*DefaultMaxHeaderBytes>>10, resp, err)
+	}
+}
+
+// TestWebSocketOutlivesHTTPTimeouts: a socket stays usable long after the
+// HTTP read and write timeouts (handleWS clears them).
+func TestWebSocketOutlivesHTTPTimeouts(t *testing.T) {
+	ts := startServerCfg(t, t.TempDir(), Config{HTTPReadHeaderTimeout: 100 * time.Millisecond,
+		HTTPReadTimeout: 150 * time.Millisecond, HTTPWriteTimeout: 150 * time.Millisecond, HTTPIdleTimeout: 150 * time.Millisecond})
+	c := dial(t, ts.url, newSession(t, ts.url, "patient"))
+	time.Sleep(600 * time.Millisecond)
+	c.send(map[string]any{"type": "ping", "id": "late"})
+	if m := c.expect("pong", nil); m.str("id") != "late" {
+		t.Errorf("pong %v", m)
+	}
+}
+
+// TestConnsPerIP: the connection over MaxConnsPerIP from one address is
+// closed at once; once some are closed, new ones are accepted again.
+func TestConnsPerIP(t *testing.T) {
+	const max = 3
+	ts := startServerCfg(t, t.TempDir(), Config{MaxConnsPerIP: max})
+	addr := strings.TrimPrefix(ts.url, "http://")
+	// open dials and checks the server answers on the connection.
+	open := func() (net.Conn, error) {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			return nil, err
+		}
+		c.SetDeadline(time.Now().Add(2 * time.Second))
+		io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		resp.Body.Close()
+		c.SetDeadline(time.Time{})
+		return c, nil
+	}
+	var conns []net.Conn
+	for i := 0; i < max; i++ {
+		c, err := open()
+		if err != nil {
+			t.Fatalf("connection %d of %d: %v", i+1, max, err)
+		}
+		conns = append(conns, c)
+	}
+	extra, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(extra, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+	extra.SetReadDeadline(time.Now().Add(5 * time.Second))
+	n, err := extra.Read(make([]byte, 1))
+	var ne net.Error
+	if n > 0 || err == nil || errors.As(err, &ne) && ne.Timeout() {
+		t.Errorf("connection %d: read %d bytes, %v; want it closed without an answer", max+1, n, err)
+	}
+	extra.Close()
+	if refused, _ := ts.s.guardStats(); refused < 1 {
+		t.Errorf("guardStats: %d connections refused, want ≥ 1", refused)
+	}
+	// Close two: the server notices (EOF) and gives their slots back.
+	conns[0].Close()
+	conns[1].Close()
+	var again []net.Conn
+	deadline := time.Now().Add(5 * time.Second)
+	for len(again) < 2 && time.Now().Before(deadline) {
+		if c, err := open(); err == nil {
+			again = append(again, c)
+		} else {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if len(again) < 2 {
+		t.Fatalf("after closing 2 of %d connections, %d new ones accepted, want 2", max, len(again))
+	}
+	for _, c := range append(conns[2:], again...) {
+		c.Close()
+	}
+}
+
+// TestCapConnReleasedOnce: closing a connection several times gives back
+// one slot, and the count of an address drops to zero (its key deleted).
+func TestCapConnReleasedOnce(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inner.Close()
+	g := &guard{maxConns: 2}
+	l := g.listener(inner).(*capListener)
+	var clients []net.Conn
+	for i := 0; i < 2; i++ {
+		c, err := net.Dial("tcp", inner.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		clients = append(clients, c)
+	}
+	a, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := addrKey(a.RemoteAddr().String())
+	if n := l.count(key); n != 2 {
+		t.Fatalf("open from %s: %d, want 2", key, n)
+	}
+	for i := 0; i < 3; i++ {
+		a.Close()
+	}
+	if n := l.count(key); n != 1 {
+		t.Errorf("after closing one connection three times: %d open, want 1", n)
+	}
+	b.Close()
+	l.mu.Lock()
+	left := len(l.open)
+	l.mu.Unlock()
+	if left != 0 {
+		t.Errorf("after closing both: %d keys left, want 0", left)
+	}
+}
+
+// TestAddrKey: IPv6 addresses are limited by /64, IPv4-mapped ones as
+// IPv4.
+func TestAddrKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"192.0.2.1:443":          "192.0.2.1",
+		"[::ffff:192.0.2.1]:80":  "192.0.2.1",
+		"[2001:db8::1]:80":       "2001:db8::/64",
+		"[2001:db8::ffff:1]:81":  "2001:db8::/64",
+		"[2001:db8:0:1::1]:80":   "2001:db8:0:1::/64",
+		"[fe80::1%eth0]:80":      "fe80::/64",
+		"192.0.2.9":              "192.0.2.9",
+		"pipe":                   "pipe",
+		"[2001:db8:1:2:3::]:123": "2001:db8:1:2::/64",
+	} {
+		if got := addrKey(in); got != want {
+			t.Errorf("addrKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestAPIRateLimit: requests to /api/ over the per-address bucket get 429
+// rate_limited with Retry-After; other addresses, static files, /healthz
+// and /metrics are not limited.
+func TestAPIRateLimit(t *testing.T) {
+	s := memServer(t, Config{HTTPRate: 0.5, HTTPBurst: 3})
+	const a, b = "198.51.100.7:1111", "198.51.100.8:2222"
+	for i := 0; i < 3; i++ {
+		if w := do(s, "GET", "/api/games", a, "", ""); w.Code != 200 {
+			t.Fatalf("request %d within the burst: %d %s", i+1, w.Code, w.Body)
+		}
+	}
+	w := do(s, "GET", "/api/tables", a, "", "")
+	if w.Code != http.StatusTooManyRequests || errCode(w.Body.Bytes()) != "rate_limited" || w.Header().Get("Content-Type") != "application/json" {
+		t.Errorf("over the burst: %d %q %s", w.Code, w.Header().Get("Content-Type"), w.Body)
+	}
+	if ra, err := strconv.Atoi(w.Header().Get("Retry-After")); err != nil || ra < 1 || ra > 3 {
+		t.Errorf("Retry-After %q, want 1 to 3 s at 0.5 a second", w.Header().Get("Retry-After"))
+	}
+	if w := do(s, "POST", "/api/session", a, "", `{"name":"x"}`); w.Code != http.StatusTooManyRequests {
+		t.Errorf("POST /api/session over the rate: %d", w.Code)
+	}
+	if w := do(s, "GET", "/api/games", b, "", ""); w.Code != 200 {
+		t.Errorf("another address: %d", w.Code)
+	}
+	for _, p := range []string{"/", "/js/main.js", "/healthz", "/metrics"} {
+		for i := 0; i < 5; i++ {
+			if w := do(s, "GET", p, a, "", ""); w.Code != 200 {
+				t.Errorf("GET %s from a limited address: %d", p, w.Code)
+			}
+		}
+	}
+	if _, limited := s.guardStats(); limited != 2 {
+		t.Errorf("guardStats: %d rate limited, want 2", limited)
+	}
+	// The defaults are on (20 a second, burst 60), and -1 switches it off.
+	s = memServer(t, Config{})
+	codes := map[int]int{}
+	for i := 0; i < 200; i++ {
+		codes[do(s, "GET", "/api/games", a, "", "").Code]++
+	}
+	if codes[200] < DefaultHTTPBurst || codes[200] > DefaultHTTPBurst+20 || codes[429] == 0 {
+		t.Errorf("200 requests at the default rate: %v", codes)
+	}
+	s = memServer(t, Config{HTTPRate: -1})
+	for i := 0; i < 200; i++ {
+		if w := do(s, "GET", "/api/games", a, "", ""); w.Code != 200 {
+			t.Fatalf("rate off: request %d: %d", i, w.Code)
+		}
+	}
+}
+
+// TestRateLimiterBounded: an attacker rotating addresses does not grow
+// the map of buckets beyond its bound.
+func TestRateLimiterBounded(t *testing.T) {
+	s := memServer(t, Config{HTTPRate: 1, HTTPBurst: 5})
+	api := s.cfg.guard.api
+	if api.maxKeys > 100_000 {
+		t.Errorf("bound %d", api.maxKeys)
+	}
+	api.maxKeys = 500
+	for i := 0; i < 5000; i++ {
+		do(s, "GET", "/api/games", fmt.Sprintf("10.%d.%d.%d:1", i>>16&255, i>>8&255, i&255), "", "")
+	}
+	if n := api.size(); n > 500 {
+		t.Errorf("%d buckets after 5000 addresses, bound 500", n)
+	}
+	// IPv6 rotation inside one /64 is one address.
+	s = memServer(t, Config{HTTPRate: 1, HTTPBurst: 5})
+	codes := map[int]int{}
+	for i := 0; i < 20; i++ {
+		codes[do(s, "GET", "/api/games", fmt.Sprintf("[2001:db8::%x]:1", i+1), "", "").Code]++
+	}
+	if codes[200] != 5 || s.cfg.guard.api.size() != 1 {
+		t.Errorf("20 addresses of one /64: %v, %d buckets", codes, s.cfg.guard.api.size())
+	}
+}
+
+// TestSessionQuota: one address cannot create 20,000 sessions in a few
+// seconds: past SessionsPerIPPerHour (default 60) it gets 429
+// rate_limited, even with the API rate off; another address still can.
+func TestSessionQuota(t *testing.T) {
+	s := memServer(t, Config{HTTPRate: -1})
+	const a = "203.0.113.5:4000"
+	codes := map[int]int{}
+	start := time.Now()
+	var last *httptest.ResponseRecorder
+	for i := 0; i < 20000 && time.Since(start) < 3*time.Second; i++ {
+		last = do(s, "POST", "/api/session", a, "", `{"name":"guest"}`)
+		codes[last.Code]++
+	}
+	if codes[200] < DefaultSessionsPerIPPerHour || codes[200] > DefaultSessionsPerIPPerHour+1 || codes[429] == 0 {
+		t.Errorf("sessions from one address in 3 s: %v, want %d accepted", codes, DefaultSessionsPerIPPerHour)
+	}
+	if errCode(last.Body.Bytes()) != "rate_limited" || last.Header().Get("Retry-After") == "" {
+		t.Errorf("refusal: %s, Retry-After %q", last.Body, last.Header().Get("Retry-After"))
+	}
+	if ra, _ := strconv.Atoi(last.Header().Get("Retry-After")); ra < 30 || ra > 60 {
+		t.Errorf("Retry-After %d s, want about a minute (60 an hour)", ra)
+	}
+	if w := do(s, "POST", "/api/session", "203.0.113.6:4000", "", `{"name":"guest"}`); w.Code != 200 {
+		t.Errorf("another address: %d %s", w.Code, w.Body)
+	}
+	// A smaller quota, and the quota off.
+	s = memServer(t, Config{SessionsPerIPPerHour: 3})
+	for i := 0; i < 4; i++ {
+		w := do(s, "POST", "/api/session", a, "", `{"name":"guest"}`)
+		if want := map[bool]int{true: 200, false: 429}[i < 3]; w.Code != want {
+			t.Errorf("quota 3, session %d: %d, want %d", i+1, w.Code, want)
+		}
+	}
+	s = memServer(t, Config{SessionsPerIPPerHour: -1, HTTPRate: -1})
+	for i := 0; i < 100; i++ {
+		if w := do(s, "POST", "/api/session", a, "", `{"name":"guest"}`); w.Code != 200 {
+			t.Fatalf("quota off, session %d: %d", i+1, w.Code)
+		}
+	}
+}
+
+// TestHardeningHeaders: every answer carries the browser hardening
+// headers, directories other than / are not listed, files are served.
+func TestHardeningHeaders(t *testing.T) {
+	s := memServer(t, Config{})
+	want := map[string]string{
+		"Content-Security-Policy":    contentSecurityPolicy,
+		"X-Content-Type-Options":     "nosniff",
+		"X-Frame-Options":            "DENY",
+		"Referrer-Policy":            "same-origin",
+		"Cross-Origin-Opener-Policy": "same-origin",
+	}
+	for _, c := range []struct {
+		method, path string
+		code         int
+	}{
+		{"GET", "/", 200}, {"GET", "/js/main.js", 200}, {"GET", "/css/app.css", 200}, {"GET", "/api/games", 200},
+		{"GET", "/api/tables", 200}, {"GET", "/healthz", 200}, {"GET", "/metrics", 200}, {"GET", "/nope.txt", 404},
+		{"GET", "/api/tables/t_nope", 404}, {"GET", "/api/session", 401}, {"DELETE", "/api/tables", 405},
+		{"GET", "/js/", 404}, {"GET", "/js", 404}, {"GET", "/css/", 404}, {"GET", "/i18n/", 404}, {"GET", "/i18n", 404},
+	} {
+		w := do(s, c.method, c.path, "192.0.2.10:1", "", "")
+		if w.Code != c.code {
+			t.Errorf("%s %s: %d, want %d", c.method, c.path, w.Code, c.code)
+		}
+		for k, v := range want {
+			if got := w.Header().Get(k); got != v {
+				t.Errorf("%s %s: %s %q, want %q", c.method, c.path, k, got, v)
+			}
+		}
+		if c.code == 404 && bytes.Contains(w.Body.Bytes(), []byte(".js")) {
+			t.Errorf("%s %s lists files: %s", c.method, c.path, w.Body)
+		}
+	}
+	if w := do(s, "GET", "/", "192.0.2.10:1", "", ""); !bytes.Contains(w.Body.Bytes(), []byte(`<script type="module" src="js/main.js">`)) {
+		t.Errorf("GET / is not the client: %.200s", w.Body)
+	}
+	if w := do(s, "GET", "/js/main.js", "192.0.2.10:1", "", ""); !strings.Contains(w.Header().Get("Content-Type"), "javascript") {
+		t.Errorf("main.js served as %q", w.Header().Get("Content-Type"))
+	}
+	if strings.Contains(contentSecurityPolicy, "unsafe") {
+		t.Errorf("the CSP allows unsafe sources: %s", contentSecurityPolicy)
+	}
+}
+
+// TestClientFitsCSP: the client has nothing the CSP would refuse: no
+// inline script or style in index.html, no markup with style attributes
+// or event handlers built from strings in the scripts (the e2e tests
+// also fail on any violation the browser reports).
+func TestClientFitsCSP(t *testing.T) {
+	s := memServer(t, Config{})
+	err := fs.WalkDir(s.cfg.Assets, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(s.cfg.Assets, p)
+		if err != nil {
+			return err
+		}
+		src := string(b)
+		switch {
+		case strings.HasSuffix(p, ".html"):
+			for _, bad := range []string{"<style", " style=", " onclick=", " onload=", "javascript:"} {
+				if strings.Contains(src, bad) {
+					t.Errorf("%s: %q (refused by the CSP)", p, bad)
+				}
+			}
+			if strings.Count(src, "<script") != strings.Count(src, "<script type=\"module\" src=") {
+				t.Errorf("%s: an inline script (refused by the CSP)", p)
+			}
+		case strings.HasSuffix(p, ".js"):
+			for _, bad := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "setAttribute('style'", "style=", "eval(", "new Function"} {
+				if strings.Contains(src, bad) {
+					t.Errorf("%s: %q (refused by the CSP)", p, bad)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// dom.js sets styles through the CSSOM: the client passes style:
+	// attributes to h(), which must not turn them into markup.
+	dom, _ := fs.ReadFile(s.cfg.Assets, "js/dom.js")
+	if !strings.Contains(string(dom), "e.style.cssText = v") {
+		t.Error("dom.js: h() no longer sets style through the CSSOM")
+	}
+}
+
+// ---- the lobby's cached encoding ----
+
+// fillLobby publishes n fake public tables.
+func fillLobby(s *Server, n int) {
+	o, _ := game.ParseOptions("players=4 rounds=1 first_dealer=random tie_break=shared")
+	t0 := time.Date(2026, 11, 29, 15, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i++ {
+		status := store.StatusOpen
+		if i%3 == 0 {
+			status = store.StatusPlaying
+		}
+		s.lobby.update(&table.Summary{ID: fmt.Sprintf("t_%06d", i), Game: "papayoo", Options: o, ClockMS: 30000, BotLevel: "random",
+			Status: status, Owner: "p_owner", Created: t0.Add(time.Duration(i) * time.Second), Humans: 1, Bots: 2, Free: 1,
+			Seats: []table.SeatInfo{{Seat: 0, Name: "alice", Kind: "human", Player: "p_owner", Connected: true},
+				{Seat: 1, Name: "bot:random", Kind: "bot", Level: "random", Connected: true},
+				{Seat: 2, Name: "bot:random", Kind: "bot", Level: "random", Connected: true}, {Seat: 3, Kind: "empty"}}})
+	}
+}
+
+// TestLobbyCache: GET /api/tables answers what the old handler wrote,
+// encodes the list once while nothing changes, and shows a change within
+// lobbyEvery (or so).
+func TestLobbyCache(t *testing.T) {
+	s := memServer(t, Config{HTTPRate: -1})
+	fillLobby(s, 30)
+	w := do(s, "GET", "/api/tables", "192.0.2.1:1", "", "")
+	old := httptest.NewRecorder()
+	writeJSON(old, 200, map[string]any{"tables": s.lobby.list()})
+	if w.Code != 200 || w.Body.String() != old.Body.String() || w.Header().Get("Content-Type") != "application/json" {
+		t.Fatalf("cached lobby differs from the encoded list: %d %q\n%.300s\n%.300s", w.Code, w.Header().Get("Content-Type"), w.Body, old.Body)
+	}
+	c := s.lobby.cache
+	for i := 0; i < 10; i++ {
+		do(s, "GET", "/api/tables", "192.0.2.1:1", "", "")
+	}
+	if s.lobby.cache != c {
+		t.Error("the lobby was encoded again without a change")
+	}
+	var ws struct {
+		Type   string          `json:"type"`
+		Tables []table.Summary `json:"tables"`
+	}
+	if err := json.Unmarshal(s.lobby.message(), &ws); err != nil || ws.Type != "lobby" || len(ws.Tables) != 30 {
+		t.Errorf("lobby message: %v %s %d", err, ws.Type, len(ws.Tables))
+	}
+	fillLobby(s, 31) // one more table
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		var got struct {
+			Tables []table.Summary `json:"tables"`
+		}
+		json.Unmarshal(do(s, "GET", "/api/tables", "192.0.2.1:1", "", "").Body.Bytes(), &got)
+		if len(got.Tables) == 31 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the new table is not in the lobby after 3 s (%d tables)", len(got.Tables))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// BenchmarkLobbyHTTP: GET /api/tables with 500 public tables, through the
+// whole handler. "uncached" is the handler as it was (sort and marshal per
+// request).
+func BenchmarkLobbyHTTP(b *testing.B) {
+	s := memServer(b, Config{HTTPRate: -1})
+	fillLobby(s, 500)
+	b.Run("cached", func(b *testing.B) {
+		for b.Loop() {
+			req := httptest.NewRequest("GET", "/api/tables", nil)
+			s.Handler().ServeHTTP(discardWriter{}, req)
+		}
+	})
+	b.Run("uncached", func(b *testing.B) {
+		h := s.protect(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			writeJSON(w, http.StatusOK, map[string]any{"tables": s.lobby.list()})
+		}))
+		for b.Loop() {
+			req := httptest.NewRequest("GET", "/api/tables", nil)
+			h.ServeHTTP(discardWriter{}, req)
+		}
+	})
+}
+
+// discardWriter is a ResponseWriter that keeps nothing (a recorder would
+// measure its buffer's growth).
+type discardWriter struct{}
+
+func (discardWriter) Header() http.Header         { return http.Header{} }
+func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
+func (discardWriter) WriteHeader(int)             {}

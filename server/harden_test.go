@@ -1,0 +1,489 @@
+package server
+
+// Regression tests for the attacks of the hardening issue: each one was
+// reproduced against the server before its fix.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"cardroom/record"
+	"cardroom/store"
+	"cardroom/table"
+)
+
+// TestCrashInputs: numbers out of range are refused with an error before
+// anything is allocated from them, over the socket and over HTTP; the
+// server keeps serving and creates nothing.
+func TestCrashInputs(t *testing.T) {
+	needGame(t, "papayoo")
+	needGame(t, "rum500")
+	ts := startServer(t, t.TempDir(), table.Config{})
+	alice := newSession(t, ts.url, "alice")
+	c := dial(t, ts.url, alice)
+	cases := []struct {
+		name string
+		req  string
+		code string
+	}{
+		{"seat 1e9", `{"game":"papayoo","seat":1000000000}`, "bad_seat"},
+		{"seat max int64", `{"game":"papayoo","seat":9223372036854775807}`, "bad_seat"},
+		{"seat -5", `{"game":"papayoo","seat":-5}`, "bad_seat"},
+		{"seat past int64", `{"game":"papayoo","seat":99999999999999999999}`, "bad_request"},
+		{"bot seat huge", `{"game":"papayoo","bots":{"99999999999":"random"}}`, "bad_seat"},
+		{"bot seat padded", `{"game":"papayoo","bots":{"01":"random"}}`, "bad_seat"},
+		{"go_out_bonus overflow", `{"game":"rum500","options":{"go_out_bonus":"9223372036854775807"}}`, "bad_options"},
+		{"rounds 1e6", `{"game":"papayoo","options":{"rounds":"1000000"}}`, "bad_options"},
+		{"clock huge", `{"game":"papayoo","clock_ms":9223372036854775807}`, "bad_request"},
+		{"many options", `{"game":"papayoo","options":{` + manyOptions(40) + `}}`, "bad_options"},
+	}
+	for _, cs := range cases {
+		c.sendRaw([]byte(`{"type":"create","id":"x",` + cs.req[1:]))
+		m := c.expect("error", nil)
+		if m.str("code") != cs.code {
+			t.Errorf("ws %s: code %q (%s), want %q", cs.name, m.str("code"), m.str("message"), cs.code)
+		}
+		var out struct {
+			Error apiError `json:"error"`
+		}
+		req, _ := http.NewRequest("POST", ts.url+"/api/tables", strings.NewReader(cs.req))
+		req.Header.Set("Authorization", "Bearer "+alice.Token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("http %s: %v (the server died?)", cs.name, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 400 {
+			t.Errorf("http %s: status %d (%s), want 400", cs.name, resp.StatusCode, b)
+		}
+		_ = out
+	}
+	c.sendRaw([]byte(`{"type":"join","table":"t_x","seat":1000000000}`))
+	if m := c.expect("error", nil); m.str("code") != "bad_seat" {
+		t.Errorf("join seat 1e9: %v", m)
+	}
+	if n := len(ts.s.lobby.list()); n != 0 {
+		t.Errorf("%d tables created by refused requests", n)
+	}
+	if code := httpJSON(t, "GET", ts.url+"/healthz", "", nil, new(string)); code != 200 {
+		t.Fatalf("healthz %d after the attack inputs", code)
+	}
+}
+
+func manyOptions(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"o%d":"1"`, i)
+	}
+	return b.String()
+}
+
+// rawDial opens a socket that the test reads only if it wants to.
+func rawDial(t *testing.T, base, token string, h http.Header) (*websocket.Conn, *http.Response, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if h == nil {
+		h = http.Header{}
+	}
+	if token != "" {
+		h.Set("Authorization", "Bearer "+token)
+	}
+	return websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", &websocket.DialOptions{HTTPHeader: h})
+}
+
+// TestNeverReadingSocketDropped: sockets that ask for a busy table's states
+// and never read are closed within seconds, their queues freed; a client
+// that reads, watching the same table, stays.
+func TestNeverReadingSocketDropped(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000,
+		WriteTimeout: time.Second, PingInterval: time.Second, OutQueueBytes: 256 << 10,
+		Table: table.Config{BotDelay: 0}})
+	owner := newSession(t, ts.url, "owner")
+	var sum struct {
+		ID string `json:"id"`
+	}
+	body := map[string]any{"game": "papayoo", "options": map[string]string{"rounds": "100"},
+		"bots": map[string]string{"0": "random", "1": "random", "2": "random", "3": "random"}}
+	if code := httpJSON(t, "POST", ts.url+"/api/tables", owner.Token, body, &sum); code != 200 {
+		t.Fatalf("create: %d", code)
+	}
+	reader := dial(t, ts.url, owner)
+	reader.send(map[string]any{"type": "watch", "table": sum.ID})
+	go func() { // keep reading
+		for {
+			select {
+			case <-reader.in:
+			case <-reader.done:
+				return
+			}
+		}
+	}()
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const n = 20
+	socks := make([]*websocket.Conn, n)
+	for i := range socks {
+		ws, _, err := rawDial(t, ts.url, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		socks[i] = ws
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		ws.Write(ctx, websocket.MessageText, []byte(`{"type":"watch","table":"`+sum.ID+`"}`))
+		ws.Write(ctx, websocket.MessageText, []byte(`{"type":"lobby"}`))
+		cancel()
+		defer ws.CloseNow()
+	}
+	start := time.Now()
+	for ts.s.connections.Load() > 1 {
+		if time.Since(start) > 15*time.Second {
+			t.Fatalf("%d never-reading sockets still open after %v", ts.s.connections.Load()-1, time.Since(start))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("%d never-reading sockets closed %v after they stopped reading", n, time.Since(start).Round(time.Millisecond))
+	if q := ts.s.queuedBytes.Load(); q > 64<<10 {
+		t.Errorf("%d bytes still queued after the slow sockets closed", q)
+	}
+	if ts.s.slowKicks.Load() == 0 {
+		t.Error("no slow-client disconnection counted")
+	}
+	select {
+	case <-reader.done:
+		t.Fatal("the reading client was disconnected too")
+	default:
+	}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	if grow := int64(after.HeapInuse) - int64(before.HeapInuse); grow > 32<<20 {
+		t.Errorf("heap grew by %d MiB after %d slow sockets closed", grow>>20, n)
+	}
+}
+
+// TestLogoutClosesSockets: a socket opened before logout is closed by it,
+// and its token no longer works.
+func TestLogoutClosesSockets(t *testing.T) {
+	ts := startServer(t, t.TempDir(), table.Config{})
+	alice := newSession(t, ts.url, "alice")
+	c := dial(t, ts.url, alice)
+	if code := httpJSON(t, "POST", ts.url+"/api/logout", alice.Token, nil, nil); code != 200 {
+		t.Fatalf("logout: %d", code)
+	}
+	select {
+	case <-c.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the socket is still open after logout")
+	}
+	if _, resp, err := rawDial(t, ts.url, alice.Token, nil); err == nil || resp == nil || resp.StatusCode != 401 {
+		t.Fatalf("dial with a revoked token: %v, want 401", err)
+	}
+}
+
+// TestOriginChecked: a page of another origin cannot open a socket; the
+// room's own origin and programs (no Origin) can.
+func TestOriginChecked(t *testing.T) {
+	ts := startServer(t, t.TempDir(), table.Config{})
+	h := http.Header{}
+	h.Set("Origin", "http://localhost:9999")
+	if _, resp, err := rawDial(t, ts.url, "", h); err == nil || resp == nil || resp.StatusCode != 403 {
+		t.Fatalf("foreign origin: %v, want 403", err)
+	}
+	h.Set("Origin", ts.url)
+	ws, _, err := rawDial(t, ts.url, "", h)
+	if err != nil {
+		t.Fatalf("own origin refused: %v", err)
+	}
+	ws.CloseNow()
+}
+
+// TestPrivateRecords: a finished private game's record and replay need a
+// seat, ownership or the invite.
+func TestPrivateRecords(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServer(t, t.TempDir(), table.Config{BotDelay: time.Millisecond})
+	alice := newSession(t, ts.url, "alice")
+	eve := newSession(t, ts.url, "eve")
+	c := dial(t, ts.url, alice)
+	id := c.createTable(map[string]any{"game": "papayoo", "options": gameOptions["papayoo"], "private": true, "seat": 0,
+		"bots": map[string]string{"1": "random", "2": "random", "3": "random"}})
+	c.play(id, 1, nil)
+	var sum struct {
+		Invite string `json:"invite"`
+	}
+	httpJSON(t, "GET", ts.url+"/api/tables/"+id, alice.Token, nil, &sum)
+	if sum.Invite == "" {
+		t.Fatal("the owner sees no invite")
+	}
+	waitFinished(t, ts, id)
+	for _, p := range []string{"", "/replay?step=3"} {
+		u := ts.url + "/api/records/" + id + p
+		if code := httpJSON(t, "GET", u, "", nil, new(string)); code != 404 {
+			t.Errorf("anonymous GET %s: %d, want 404", p, code)
+		}
+		if code := httpJSON(t, "GET", u, eve.Token, nil, new(string)); code != 404 {
+			t.Errorf("stranger GET %s: %d, want 404", p, code)
+		}
+		if code := httpJSON(t, "GET", u, alice.Token, nil, new(string)); code != 200 {
+			t.Errorf("player GET %s: %d, want 200", p, code)
+		}
+		sep := "?"
+		if strings.Contains(u, "?") {
+			sep = "&"
+		}
+		if code := httpJSON(t, "GET", u+sep+"invite="+sum.Invite, eve.Token, nil, new(string)); code != 200 {
+			t.Errorf("GET %s with the invite: %d, want 200", p, code)
+		}
+	}
+}
+
+func waitFinished(t *testing.T, ts *testServer, id string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		m, err := ts.s.store.Table(context.Background(), id)
+		if err == nil && m.Status == store.StatusFinished {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("table %s not finished in the store", id)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestQuotas: one player cannot make the room hold without bound: open
+// tables, games of bots only and hints are limited per player.
+func TestQuotas(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, OpenTablesPerPlayer: 2, BotTablesPerPlayer: 1,
+		HintsPerMinute: 2, Table: table.Config{BotDelay: time.Hour}})
+	alice := newSession(t, ts.url, "alice")
+	create := func(body map[string]any) (int, string) {
+		var out struct {
+			Error apiError `json:"error"`
+		}
+		code := httpJSON(t, "POST", ts.url+"/api/tables", alice.Token, body, &out)
+		return code, out.Error.Code
+	}
+	open := map[string]any{"game": "papayoo", "seat": 0}
+	for i := range 2 {
+		if code, _ := create(open); code != 200 {
+			t.Fatalf("open table %d: %d", i, code)
+		}
+	}
+	if code, ec := create(open); code != 429 || ec != "rate_limited" {
+		t.Fatalf("third open table: %d %s, want 429 rate_limited", code, ec)
+	}
+	bots := map[string]any{"game": "papayoo", "bots": map[string]string{"0": "random", "1": "random", "2": "random", "3": "random"}}
+	ts.s.cfg.OpenTablesPerPlayer = 100
+	if code, _ := create(bots); code != 200 {
+		t.Fatalf("first bots-only table: %d", code)
+	}
+	if code, ec := create(bots); code != 429 || ec != "rate_limited" {
+		t.Fatalf("second bots-only table: %d %s, want 429 rate_limited", code, ec)
+	}
+	// Hints: quick play puts alice at seat 0 of a started game.
+	var q struct {
+		ID string `json:"id"`
+	}
+	if code := httpJSON(t, "POST", ts.url+"/api/quickplay", alice.Token, map[string]any{"game": "papayoo"}, &q); code != 200 {
+		t.Fatalf("quick play: %d", code)
+	}
+	c := dial(t, ts.url, alice)
+	c.send(map[string]any{"type": "watch", "table": q.ID})
+	c.expect("state", nil)
+	codes := []string{}
+	for i := range 3 {
+		c.send(map[string]any{"type": "hint", "table": q.ID, "id": i})
+		for {
+			m := c.next(20 * time.Second)
+			if m.str("type") == "hint" || m.str("type") == "error" {
+				codes = append(codes, m.str("type")+":"+m.str("code"))
+				break
+			}
+		}
+	}
+	if codes[2] != "error:rate_limited" || codes[0] == "error:rate_limited" {
+		t.Fatalf("hint answers %v, want the third refused rate_limited", codes)
+	}
+}
+
+// failingStore fails every write while fail is set (a full disk).
+type failingStore struct {
+	store.Store
+	mu   sync.Mutex
+	fail bool
+}
+
+var errDiskFull = errors.New("database or disk is full")
+
+func (f *failingStore) failing() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.fail
+}
+func (f *failingStore) set(v bool) { f.mu.Lock(); f.fail = v; f.mu.Unlock() }
+
+func (f *failingStore) CreateSession(ctx context.Context, s store.Session) error {
+	if f.failing() {
+		return errDiskFull
+	}
+	return f.Store.CreateSession(ctx, s)
+}
+func (f *failingStore) CreateTable(ctx context.Context, t store.Table) error {
+	if f.failing() {
+		return errDiskFull
+	}
+	return f.Store.CreateTable(ctx, t)
+}
+func (f *failingStore) UpdateTable(ctx context.Context, t store.Table) error {
+	if f.failing() {
+		return errDiskFull
+	}
+	return f.Store.UpdateTable(ctx, t)
+}
+func (f *failingStore) Append(ctx context.Context, id string, seq int, e record.Entry) error {
+	if f.failing() {
+		return errDiskFull
+	}
+	return f.Store.Append(ctx, id, seq, e)
+}
+
+// TestFullDisk: while storage refuses writes, every request that needs
+// one fails with a 5xx or unavailable, never a client error, and nothing
+// acknowledged is lost: after recovery the log holds exactly the
+// acknowledged moves.
+func TestFullDisk(t *testing.T) {
+	needGame(t, "papayoo")
+	dir := t.TempDir()
+	sq, err := store.OpenSQLite(filepath.Join(dir, "cardroom.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := &failingStore{Store: sq}
+	ts := startServerCfg(t, dir, Config{Store: fs, Rate: 10000, Burst: 10000, Table: table.Config{BotDelay: time.Hour}})
+	alice := newSession(t, ts.url, "alice")
+	bob := newSession(t, ts.url, "bob")
+	c := dial(t, ts.url, alice)
+	id := c.createTable(map[string]any{"game": "papayoo", "options": gameOptions["papayoo"], "seat": 0})
+	fs.set(true)
+	var out struct {
+		Error apiError `json:"error"`
+	}
+	if code := httpJSON(t, "POST", ts.url+"/api/session", "", map[string]string{"name": "carol"}, &out); code != 503 || out.Error.Code != "unavailable" {
+		t.Errorf("new session on a full disk: %d %v, want 503 unavailable", code, out.Error)
+	}
+	if code := httpJSON(t, "POST", ts.url+"/api/tables", alice.Token, map[string]any{"game": "papayoo"}, &out); code != 503 {
+		t.Errorf("create on a full disk: %d %v, want 503", code, out.Error)
+	}
+	cb := dial(t, ts.url, bob)
+	cb.send(map[string]any{"type": "join", "table": id, "id": "j"})
+	if m := cb.expect("error", nil); m.str("code") != "unavailable" {
+		t.Errorf("join on a full disk: %v", m)
+	}
+	fs.set(false)
+	for _, s := range []session{bob} {
+		cs := dial(t, ts.url, s)
+		cs.send(map[string]any{"type": "join", "table": id, "seat": 1})
+		cs.expect("joined", nil)
+	}
+	c.send(map[string]any{"type": "add_bot", "table": id, "level": "random"})
+	st := c.expect("state", func(m msg) bool { return m.str("status") == "playing" && len(m["legal"].([]any)) > 0 })
+	// Moves while the disk is full are refused; acknowledged ones are kept.
+	fs.set(true)
+	mv := st["legal"].([]any)[0].(string)
+	c.send(map[string]any{"type": "move", "table": id, "move": mv, "id": "m1"})
+	if m := c.expect("error", nil); m.str("code") != "unavailable" {
+		t.Fatalf("move on a full disk: %v", m)
+	}
+	fs.set(false)
+	c.send(map[string]any{"type": "move", "table": id, "move": mv, "id": "m2"})
+	ack := c.expect("ack", nil)
+	ev, err := sq.Events(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev) != ack.num("seq") || ev[len(ev)-1].Text != mv {
+		t.Fatalf("log has %d steps ending %q; ack seq %d for %q", len(ev), ev[len(ev)-1].Text, ack.num("seq"), mv)
+	}
+	meta, _ := sq.Table(context.Background(), id)
+	if meta.Seats[1].Player != bob.Player || meta.Status != store.StatusPlaying {
+		t.Fatalf("stored table %+v: the acknowledged join or start is lost", meta)
+	}
+}
+
+// TestCorruptTableQuarantined: one table whose log no longer replays (an
+// altered event) is quarantined and reported; the rest of the room starts
+// and resumes.
+func TestCorruptTableQuarantined(t *testing.T) {
+	needGame(t, "papayoo")
+	dir := t.TempDir()
+	ts := startServer(t, dir, table.Config{BotDelay: time.Hour})
+	alice := newSession(t, ts.url, "alice")
+	var ids []string
+	for range 2 {
+		var q struct {
+			ID string `json:"id"`
+		}
+		if code := httpJSON(t, "POST", ts.url+"/api/quickplay", alice.Token, map[string]any{"game": "papayoo"}, &q); code != 200 {
+			t.Fatalf("quick play: %d", code)
+		}
+		ids = append(ids, q.ID)
+	}
+	ts.stop()
+	db, err := sql.Open("sqlite", filepath.Join(dir, "cardroom.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := db.Exec(`UPDATE events SET text = 'deal nonsense' WHERE table_id = ? AND seq = 0`, ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("altered %d events", n)
+	}
+	db.Close()
+	ts2 := startServer(t, dir, table.Config{BotDelay: time.Hour})
+	if ts2.s.table(ids[1]) == nil {
+		t.Fatal("the healthy table was not restored")
+	}
+	if ts2.s.table(ids[0]) != nil {
+		t.Fatal("the damaged table was restored")
+	}
+	q := ts2.s.Quarantined()
+	if len(q) != 1 || q[0].ID != ids[0] {
+		t.Fatalf("quarantined %+v, want %s", q, ids[0])
+	}
+	var health, metrics string
+	if code := httpJSON(t, "GET", ts2.url+"/healthz", "", nil, &health); code != 200 || !strings.Contains(health, ids[0]) {
+		t.Errorf("healthz %d %q: want 200 naming %s", code, health, ids[0])
+	}
+	httpJSON(t, "GET", ts2.url+"/metrics", "", nil, &metrics)
+	if !strings.Contains(metrics, "cardroom_tables_quarantined 1") {
+		t.Error("metrics do not count the quarantined table")
+	}
+	// The damaged table is kept for the operator, not deleted.
+	if _, err := ts2.s.store.Table(context.Background(), ids[0]); err != nil {
+		t.Errorf("the damaged table's row is gone: %v", err)
+	}
+}
