@@ -104,15 +104,17 @@ func newGuard(c Config) *guard {
 // guardStats returns the connections closed at once because their address
 // had MaxConnsPerIP open, and the requests answered 429 rate_limited.
 func (s *Server) guardStats() (connsRefused, rateLimited int64) {
-	g := s.cfg.guard
+	g := s.guard
 	return g.connsRefused.Load(), g.limited.Load()
 }
 
 // clearDeadlines removes the read and write deadlines that HTTPReadTimeout
 // and HTTPWriteTimeout put on the connection of a request. handleWS calls
-// it before upgrading: a WebSocket lives for hours, and the deadlines
-// would stay on the hijacked connection and cut it after 15 s. The socket
-// has its own keep-alive (PingInterval) and per-message limits instead.
+// it before upgrading: a WebSocket lives for hours, and the deadlines must
+// not cut it after 15 s (the socket has its own keep-alive, PingInterval,
+// and per-message limits). net/http already clears them when a connection
+// is hijacked, which is how the upgrade works over HTTP/1.1 today; this
+// says so explicitly and also holds for an upgrade that is not a hijack.
 func clearDeadlines(w http.ResponseWriter) {
 	rc := http.NewResponseController(w)
 	rc.SetReadDeadline(time.Time{})
@@ -261,7 +263,7 @@ func (g *guard) allowSession(w http.ResponseWriter, r *http.Request) bool {
 // WebSocket handshake are not rate limited: they cost little, and a
 // socket has its own per-message limit.
 func (s *Server) protect(next http.Handler) http.Handler {
-	g := s.cfg.guard
+	g := s.guard
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", contentSecurityPolicy)

@@ -97,7 +97,7 @@ func TestSlowClients(t *testing.T) {
 
 	// Slowloris: headers a byte every 50 ms, never finished.
 	c := dial()
-	go func() {
+	go func(c net.Conn) {
 		io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\n")
 		for i := 0; i < 200; i++ {
 			if _, err := io.WriteString(c, "X"); err != nil {
@@ -105,7 +105,7 @@ func TestSlowClients(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-	}()
+	}(c)
 	closedWithin(t, c, 5*time.Second, "slow headers")
 
 	// A body announced and never sent: the handler's read fails at the
@@ -332,7 +332,7 @@ func TestAPIRateLimit(t *testing.T) {
 // the map of buckets beyond its bound.
 func TestRateLimiterBounded(t *testing.T) {
 	s := memServer(t, Config{HTTPRate: 1, HTTPBurst: 5})
-	api := s.cfg.guard.api
+	api := s.guard.api
 	if api.maxKeys > 100_000 {
 		t.Errorf("bound %d", api.maxKeys)
 	}
@@ -349,8 +349,8 @@ func TestRateLimiterBounded(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		codes[do(s, "GET", "/api/games", fmt.Sprintf("[2001:db8::%x]:1", i+1), "", "").Code]++
 	}
-	if codes[200] != 5 || s.cfg.guard.api.size() != 1 {
-		t.Errorf("20 addresses of one /64: %v, %d buckets", codes, s.cfg.guard.api.size())
+	if codes[200] != 5 || s.guard.api.size() != 1 {
+		t.Errorf("20 addresses of one /64: %v, %d buckets", codes, s.guard.api.size())
 	}
 }
 

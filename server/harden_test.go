@@ -487,3 +487,32 @@ func TestCorruptTableQuarantined(t *testing.T) {
 		t.Errorf("the damaged table's row is gone: %v", err)
 	}
 }
+
+// TestExpiredSessionsPurged: the server deletes expired sessions
+// periodically; a valid one stays.
+func TestExpiredSessionsPurged(t *testing.T) {
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, SessionPurgeEvery: 20 * time.Millisecond})
+	alice := newSession(t, ts.url, "alice")
+	old := time.Now().Add(-time.Hour)
+	if err := ts.s.store.CreateSession(context.Background(), store.Session{TokenHash: "h_old", Player: "p_old", Name: "old",
+		Created: old.Add(-SessionTTL), Expires: old}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := ts.s.store.Session(context.Background(), "h_old")
+		if errors.Is(err, store.ErrNotFound) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the expired session is still stored: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code := httpJSON(t, "GET", ts.url+"/api/session", alice.Token, nil, nil); code != 200 {
+		t.Errorf("a valid session was purged too: %d", code)
+	}
+	if ts.s.sessionsPurged.Load() < 1 {
+		t.Error("the purge was not counted")
+	}
+}

@@ -48,7 +48,7 @@ func (s *Server) routes() {
 	// Every answer, the mux's own 404 and 405 included, goes through
 	// protect (guard.go): hardening headers and the per-address API rate.
 	s.cfg.guardDefaults()
-	s.cfg.guard = newGuard(s.cfg)
+	s.guard = newGuard(s.cfg)
 	outer := http.NewServeMux()
 	outer.Handle("/", s.protect(m))
 	s.mux = outer
@@ -205,7 +205,7 @@ func readBody(r *http.Request, v any) error {
 }
 
 func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
-	if !s.cfg.guard.allowSession(w, r) {
+	if !s.guard.allowSession(w, r) {
 		return
 	}
 	var req struct {
@@ -587,6 +587,9 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_queued_bytes", "gauge", "Bytes waiting in the connections' outgoing queues.", s.queuedBytes.Load())
 	metric("cardroom_slow_disconnects_total", "counter", "Connections dropped for not reading (queue full or write timeout).", s.slowKicks.Load())
 	metric("cardroom_quota_refusals_total", "counter", "Requests refused by a per-player quota (tables, hints).", s.quotaHits.Load())
+	connsRefused, rateLimited := s.guardStats()
+	metric("cardroom_conns_refused_total", "counter", "Connections closed at once because their address had too many open.", connsRefused)
+	metric("cardroom_http_rate_limited_total", "counter", "HTTP API requests and new sessions refused by the per-address rate.", rateLimited)
 	metric("cardroom_sessions_purged_total", "counter", "Expired sessions deleted.", s.sessionsPurged.Load())
 	ps := s.pool.Stats()
 	metric("cardroom_bot_workers", "gauge", "Workers computing bot moves and hints.", ps.Workers)

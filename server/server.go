@@ -44,6 +44,7 @@ const (
 	RateBurst    = 40
 	MaxStrikes   = 40 // refused-for-rate messages in a row before disconnection
 	OutQueue     = 256
+	PongTimeout  = 10 * time.Second // a ping unanswered for this long drops the client
 	SessionTTL   = 30 * 24 * time.Hour
 )
 
@@ -120,11 +121,6 @@ type Config struct {
 	HTTPBurst float64
 	// SessionsPerIPPerHour caps POST /api/session per address (default 60).
 	SessionsPerIPPerHour int
-
-	// guard is the per-address state built from the limits above by New
-	// (in routes); it is here, unexported, so that it lives as long as the
-	// server's copy of its Config.
-	guard *guard
 }
 
 // Server is one card room node.
@@ -151,6 +147,7 @@ type Server struct {
 	pool           *pool.Pool
 	hints          *limiter // per player
 	records        *recordCache
+	guard          *guard // per-address limits (guard.go)
 	quarantine     []Damaged
 	msgsIn         atomic.Int64
 	msgsOut        atomic.Int64
@@ -326,7 +323,7 @@ func (s *Server) Serve(l net.Listener) error {
 		IdleTimeout: c.HTTPIdleTimeout, MaxHeaderBytes: c.MaxHeaderBytes}
 	srv := s.httpSrv
 	s.mu.Unlock()
-	err := srv.Serve(c.guard.listener(l))
+	err := srv.Serve(s.guard.listener(l))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}

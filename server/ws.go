@@ -296,10 +296,11 @@ func (c *conn) pinger() {
 			return
 		case <-tk.C:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), c.s.cfg.PingInterval)
+		ctx, cancel := context.WithTimeout(context.Background(), min(c.s.cfg.PingInterval, PongTimeout))
 		err := c.ws.Ping(ctx)
 		cancel()
 		if err != nil {
+			c.s.slowKicks.Add(1) // it does not read: its pong is unread
 			c.drop(websocket.StatusGoingAway, "ping timeout")
 			return
 		}

@@ -760,3 +760,27 @@ func TestStoreContractHardening(t *testing.T) {
 		})
 	}
 }
+
+// Paths with characters that mean something in a URI still open the file
+// they name.
+func TestOpenOddPath(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "my room #1?x=y%20", "cardroom.db")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	st, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill(t, st, 2, "t1")
+	st.Close()
+	if fileSize(path) == 0 {
+		t.Fatalf("nothing written at %s", path)
+	}
+	ro, err := OpenSQLiteReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if ev, err := ro.Events(context.Background(), "t1"); err != nil || len(ev) != 2 {
+		t.Errorf("events: %d, %v", len(ev), err)
+	}
+}

@@ -181,8 +181,8 @@ func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
 	}
 	r.SetMaxOpenConns(4)
 	// A TRUNCATE checkpoint holds the write lock while it waits for readers,
-	// so the checkpointer waits less than the writer would: it gives up
-	// (and tries again next period) before the writer's own wait fails.
+	// and the writer goroutine runs it: it must give up soon (and try again
+	// a period later) rather than stall every append.
 	c, err := sql.Open("sqlite", dsn(path, checkpointBusy(o.BusyTimeout), common))
 	if err != nil {
 		w.Close()
@@ -214,8 +214,8 @@ func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
 
 func checkpointBusy(busy time.Duration) time.Duration {
 	d := busy / 4
-	if d > time.Second {
-		d = time.Second
+	if d > 200*time.Millisecond {
+		d = 200 * time.Millisecond
 	}
 	if d < 10*time.Millisecond {
 		d = 10 * time.Millisecond

@@ -298,3 +298,8 @@ func (m *Memory) Events(_ context.Context, table string) ([]record.Entry, error)
 }
 
 func (m *Memory) Close() error { return nil }
+
+var (
+	_ Store = (*Memory)(nil)
+	_ Store = (*SQLite)(nil)
+)

@@ -35,7 +35,7 @@ import (
 //     every frame back (a truncation would hold the write lock waiting for
 //     that reader); otherwise the truncation waits for readers at most the
 //     checkpoint connection's busy timeout (a quarter of BusyTimeout, at
-//     most 1 s). A WAL still over the limit turns Stats.WALOverLimit on,
+//     most 200 ms). A WAL still over the limit turns Stats.WALOverLimit on,
 //     and the writer tries again only after CheckpointEvery. The checkpointer asks the writer for a
 //     truncation when the WAL is over the limit and no commit came to do
 //     it (an idle room after the reader left).

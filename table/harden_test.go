@@ -295,3 +295,36 @@ func TestBotsThroughFullPool(t *testing.T) {
 		}
 	})
 }
+
+// TestFinishedTableLeavesMemory: a finished table leaves memory after
+// Linger once nobody watches, and after 5 × Linger even if someone does.
+func TestFinishedTableLeavesMemory(t *testing.T) {
+	needPapayoo(t)
+	synctest.Test(t, func(t *testing.T) {
+		cfg := Config{Store: store.NewMemory(), Linger: time.Minute}
+		tb, err := Create(context.Background(), cfg, newMeta("t_lg", botSeats("", 4), 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub := &fakeSub{player: "watcher"}
+		tb.Subscribe(context.Background(), sub)
+		synctest.Wait()
+		if tb.Summary().Status != store.StatusFinished {
+			t.Fatalf("status %s, want the bots' game finished", tb.Summary().Status)
+		}
+		time.Sleep(2 * time.Minute)
+		synctest.Wait()
+		select {
+		case <-tb.Done():
+			t.Fatal("left memory while watched, before 5 × Linger")
+		default:
+		}
+		time.Sleep(4 * time.Minute)
+		synctest.Wait()
+		select {
+		case <-tb.Done():
+		default:
+			t.Fatal("a watched finished table is still in memory after 5 × Linger")
+		}
+	})
+}

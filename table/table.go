@@ -523,11 +523,22 @@ func (t *Table) run() {
 		case <-t.timer.C:
 			t.tick()
 		}
-		if t.quit || !t.finished.IsZero() && len(t.subs) == 0 && !t.metaDirty && time.Since(t.finished) > t.cfg.Linger {
+		if t.quit || t.lingered() {
 			return
 		}
 		t.schedule()
 	}
+}
+
+// lingered reports whether a finished table should leave memory: Linger
+// after the end once nobody watches, and 5 × Linger after it even if
+// someone still does (a watcher cannot keep a table in memory for ever).
+func (t *Table) lingered() bool {
+	if t.finished.IsZero() || t.metaDirty {
+		return false
+	}
+	since := time.Since(t.finished)
+	return since > t.cfg.Linger && (len(t.subs) == 0 || since > 5*t.cfg.Linger)
 }
 
 // ---- seats and players ----
@@ -1193,7 +1204,13 @@ func (t *Table) schedule() {
 		consider(t.retryAt)
 	}
 	if !t.finished.IsZero() {
-		consider(t.finished.Add(t.cfg.Linger + time.Millisecond))
+		// The deadlines still ahead (one that has passed with a watcher
+		// present must not wake the loop again and again).
+		for _, at := range []time.Time{t.finished.Add(t.cfg.Linger + time.Millisecond), t.finished.Add(5*t.cfg.Linger + time.Millisecond)} {
+			if at.After(now) {
+				consider(at)
+			}
+		}
 	}
 	if next.IsZero() {
 		next = now.Add(time.Hour)

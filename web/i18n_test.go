@@ -96,7 +96,7 @@ var keyFamilies = map[string][]string{
 	"error.": {"bad_json", "unknown_type", "too_large", "bad_request", "rate_limited", "no_table", "forbidden",
 		"bad_options", "unknown_game", "bad_level", "seat_taken", "table_full", "not_open", "not_seated",
 		"seat_required", "not_your_seat", "malformed", "not_your_turn", "illegal", "game_over", "bad_seat",
-		"busy", "no_hint", "internal", "unauthorized", "not_finished", "unknown"},
+		"busy", "no_hint", "internal", "unauthorized", "not_finished", "unavailable", "unknown"},
 }
 
 // TestClientKeysExist reads every t('key') in the JavaScript and checks that

@@ -63,6 +63,20 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	httpRate := fs.Float64("http-rate", server.DefaultHTTPRate, "requests a second to /api/ per address; 0: no limit")
 	httpBurst := fs.Float64("http-burst", server.DefaultHTTPBurst, "request burst to /api/ per address")
 	sessionsPerIP := fs.Int("sessions-per-ip", server.DefaultSessionsPerIPPerHour, "guest sessions created per address per hour; 0: no limit")
+	outQueue := fs.Int("out-queue", server.OutQueue, "messages waiting for one connection before it is dropped as too slow")
+	outQueueBytes := fs.Int("out-queue-bytes", 2<<20, "bytes waiting for one connection before it is dropped as too slow")
+	writeTimeout := fs.Duration("write-timeout", 10*time.Second, "longest one WebSocket write may wait for a peer that does not read")
+	maxConns := fs.Int("max-connections", 20000, "open WebSockets; 0: no limit")
+	maxTables := fs.Int("max-tables", 10000, "tables in memory; 0: no limit")
+	openPer := fs.Int("open-tables-per-player", 5, "open (not started) tables one player may own; 0: no limit")
+	tablesPer := fs.Int("tables-per-player", 20, "unfinished tables one player may own, quick play included; 0: no limit")
+	botTablesPer := fs.Int("bot-tables-per-player", 2, "unfinished games of bots only one player may own; 0: no limit")
+	hintsPer := fs.Int("hints-per-minute", 20, "hints one player may ask for a minute; 0: no limit")
+	botWorkers := fs.Int("bot-workers", 0, "bot moves and hints computed at once (default: cores − 1, at least 1)")
+	botQueue := fs.Int("bot-queue", 1<<16, "bot moves and hints waiting for a worker")
+	openTTL := fs.Duration("open-ttl", 30*time.Minute, "an open table nobody seated is connected to closes after this; 0: never")
+	busyTimeout := fs.Duration("busy-timeout", 5*time.Second, "how long a database write waits for a lock held by another process before the step is refused")
+	walLimit := fs.Int64("wal-limit", 64<<20, "WAL size in bytes over which a truncating checkpoint runs")
 	logLevel := fs.String("log-level", envOr("CARDROOM_LOG", "info"), "debug, info, warn or error")
 	syncMode := fs.String("sync", "normal", "SQLite synchronous: normal (fsync at checkpoints), off (never fsync; safe against process crashes only) or full")
 	checkpoint := fs.Duration("checkpoint", store.CheckpointEvery, "period of the background WAL checkpoint")
@@ -91,8 +105,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	dbPath := filepath.Join(*data, "cardroom.db")
-	store.CheckpointEvery = *checkpoint
-	st, err := store.OpenSQLiteSync(dbPath, *syncMode)
+	st, err := store.OpenSQLiteWith(dbPath, store.SQLiteOptions{Sync: *syncMode, BusyTimeout: *busyTimeout, WALLimit: *walLimit, CheckpointEvery: *checkpoint})
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: database %s: %v\n", dbPath, err)
 		return 1
@@ -101,7 +114,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		Store: st, Log: log, Rate: *rate, Burst: *burst,
 		MaxConnsPerIP: offIfZero(*maxConnsPerIP), SessionsPerIPPerHour: offIfZero(*sessionsPerIP),
 		HTTPRate: offIfZero(*httpRate), HTTPBurst: *httpBurst,
-		Table: table.Config{Grace: *grace, BotDelay: *botDelay, Linger: *linger, QueueSize: *queue},
+		OutQueue: *outQueue, OutQueueBytes: *outQueueBytes, WriteTimeout: *writeTimeout,
+		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables),
+		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
+		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer),
+		BotWorkers: *botWorkers, BotQueue: *botQueue,
+		Table: table.Config{Grace: *grace, BotDelay: *botDelay, Linger: *linger, QueueSize: *queue, OpenTTL: offIfZero(*openTTL)},
 	})
 	if err != nil {
 		st.Close()
@@ -163,7 +181,7 @@ func portOf(hostport string) string {
 
 // offIfZero maps a flag's "0: no limit" to server.Config's: there zero
 // means the default and a negative value no limit.
-func offIfZero[T int | float64](v T) T {
+func offIfZero[T int | float64 | time.Duration](v T) T {
 	if v == 0 {
 		return -1
 	}
