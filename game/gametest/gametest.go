@@ -118,6 +118,9 @@ func checkGame(t *testing.T, e game.Engine, o game.Options, seed uint64, cfg Con
 			t.Fatalf("game did not end in %d steps", cfg.MaxSteps)
 		}
 		deep := step%cfg.SampleEvery == 0
+		if msg := CheckHeader(st); msg != "" {
+			t.Fatalf("step %d: %s", step, msg)
+		}
 		if st.ChancePending() {
 			if len(st.ToAct(nil)) != 0 {
 				t.Fatalf("step %d: chance pending but seats %v to act", step, st.ToAct(nil))
@@ -182,6 +185,9 @@ func checkGame(t *testing.T, e game.Engine, o game.Options, seed uint64, cfg Con
 		}
 		rc.Move(s, text)
 		lastMove, lastSeat = &m, s
+	}
+	if msg := CheckHeader(st); msg != "" {
+		t.Fatalf("game over: %s", msg)
 	}
 	// Over: nobody acts, nothing is legal, no chance.
 	if len(st.ToAct(nil)) != 0 || st.ChancePending() {
