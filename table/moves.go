@@ -1,0 +1,240 @@
+package table
+
+import (
+	"cardroom/game"
+	"cardroom/record"
+	"cardroom/store"
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+)
+
+// Moves: a seat's move, its log append and the chance steps after it.
+
+// Move submits a move for player (seat -1: the one seat the player holds).
+// It does not wait: the table sends the ack or the error to sub, then
+// broadcasts the new state. id is echoed in the answer.
+func (t *Table) Move(sub Subscriber, id json.RawMessage, seat int, text string) error {
+	arrived := time.Now()
+	return t.post(func() { t.move(sub, id, seat, text, arrived) })
+}
+
+func (t *Table) resolveSeat(player string, seat int) (int, *Error) {
+	if seat < -1 || seat >= len(t.meta.Seats) {
+		return 0, errorf("bad_seat", "seat %d: the table has seats 0 to %d", seat, len(t.meta.Seats)-1)
+	}
+	held := t.seatsOf(player)
+	if len(held) == 0 {
+		return 0, errorf("not_seated", "you hold no seat at table %s", t.id)
+	}
+	if seat < 0 {
+		if len(held) > 1 {
+			return 0, errorf("seat_required", "you hold seats %v at table %s: name the seat", held, t.id)
+		}
+		return held[0], nil
+	}
+	if !containsInt(held, seat) {
+		return 0, errorf("not_your_seat", "seat %d at table %s is not yours", seat, t.id)
+	}
+	return seat, nil
+}
+
+func (t *Table) sendError(sub Subscriber, id json.RawMessage, e *Error) {
+	if sub == nil {
+		return
+	}
+	b, _ := json.Marshal(struct {
+		Type    string          `json:"type"`
+		ID      json.RawMessage `json:"id,omitempty"`
+		Code    string          `json:"code"`
+		Message string          `json:"message"`
+		Table   string          `json:"table"`
+	}{"error", id, e.Code, e.Msg, t.id})
+	sub.Send(b)
+}
+
+func (t *Table) move(sub Subscriber, id json.RawMessage, seat int, text string, arrived time.Time) {
+	s, e := t.resolveSeat(sub.Player(), seat)
+	if e != nil {
+		t.cfg.Metrics.Refused.Add(1)
+		t.sendError(sub, id, e)
+		return
+	}
+	if t.meta.Status != store.StatusPlaying {
+		t.cfg.Metrics.Refused.Add(1)
+		code := "not_your_turn"
+		if t.meta.Status == store.StatusFinished {
+			code = string(game.ErrGameOver)
+		}
+		t.sendError(sub, id, errorf(code, "the game is %s", t.meta.Status))
+		return
+	}
+	if err := t.apply(s, text, false); err != nil {
+		t.cfg.Metrics.Refused.Add(1)
+		var te *Error
+		if !errors.As(err, &te) {
+			te = &Error{Code: "internal", Msg: err.Error()}
+		}
+		t.sendError(sub, id, te)
+		return
+	}
+	// The player acted: they are present at this seat.
+	t.seats[s].away = false
+	sub.Send(ackMsg(id, t.id, len(t.log)))
+	t.broadcast()
+	t.cfg.Metrics.MoveLatency.Observe(time.Since(arrived))
+	t.advance()
+}
+
+// apply parses, applies and logs one seat move. On any error the state is
+// unchanged.
+func (t *Table) apply(s int, text string, byBot bool) error {
+	m, err := t.st.ParseMove(text)
+	if err != nil {
+		return moveErr(err)
+	}
+	canon := t.st.FormatMove(m)
+	if err := t.st.Apply(game.Seat(s), m); err != nil {
+		return moveErr(err)
+	}
+	e := record.Entry{Seat: game.Seat(s), Text: canon}
+	if err := t.append(e); err != nil {
+		t.rebuild()
+		return unavailable("the move", err)
+	}
+	t.cfg.Metrics.Moves.Add(1)
+	if byBot {
+		t.cfg.Metrics.BotMoves.Add(1)
+	}
+	ss := &t.seats[s]
+	ss.expired = false
+	ss.deadline = time.Time{}
+	ss.wasToAct = false
+	return nil
+}
+
+func moveErr(err error) error {
+	var me *game.MoveError
+	if errors.As(err, &me) {
+		return &Error{Code: string(me.Code), Msg: me.Error()}
+	}
+	return &Error{Code: string(game.ErrMalformed), Msg: err.Error()}
+}
+
+// append logs e as the next step. The store's Append returns nil only for
+// a committed entry and an error only for one that was not committed (it
+// waits for an entry it has started to write, whatever the deadline), so
+// memory and the log cannot disagree after an error. A conflict means the
+// log holds more than memory (another writer, or a fault that the store
+// could not report exactly): the table re-reads its log (resync).
+func (t *Table) append(e record.Entry) error {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+	defer cancel()
+	err := t.cfg.Store.Append(ctx, t.id, len(t.log), e)
+	t.cfg.Metrics.CommitLatency.Observe(time.Since(start))
+	if err != nil {
+		t.cfg.Metrics.StoreErrors.Add(1)
+		t.cfg.Log.Error("event log append", "table", t.id, "seq", len(t.log), "err", err)
+		if errors.Is(err, store.ErrConflict) {
+			t.resync()
+		}
+		return err
+	}
+	t.log = append(t.log, e)
+	return nil
+}
+
+// resync replaces the in-memory log and state by the store's log when the
+// store holds more steps than memory and agrees on the steps both have. The
+// caller (apply, advance) rebuilds or re-reads its state afterwards.
+func (t *Table) resync() {
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+	defer cancel()
+	events, err := t.cfg.Store.Events(ctx, t.id)
+	if err != nil {
+		t.cfg.Log.Error("resync: read log", "table", t.id, "err", err)
+		return
+	}
+	if len(events) <= len(t.log) || !slices.EqualFunc(events[:len(t.log)], t.log, sameEntry) {
+		t.cfg.Log.Error("resync: the stored log does not extend the table's", "table", t.id, "stored", len(events), "memory", len(t.log))
+		return
+	}
+	st, err := replay(t.eng, t.meta.Options, events)
+	if err != nil {
+		t.cfg.Log.Error("resync: the stored log does not replay", "table", t.id, "err", err)
+		return
+	}
+	t.cfg.Log.Warn("resync: adopted steps found in the stored log", "table", t.id, "steps", len(events)-len(t.log))
+	t.log, t.st = events, st
+	t.publish()
+	t.broadcast()
+}
+
+func sameEntry(a, b record.Entry) bool {
+	return a.Chance == b.Chance && a.Seat == b.Seat && a.Text == b.Text
+}
+
+// rebuild restores the state from the in-memory log after a failed append
+// (the engine applied the move before the append was tried).
+func (t *Table) rebuild() {
+	st, err := replay(t.eng, t.meta.Options, t.log)
+	if err != nil {
+		t.cfg.Log.Error("rebuild from log", "table", t.id, "err", err)
+		return
+	}
+	t.st = st
+}
+
+// advance draws pending chance outcomes (logging each before applying it),
+// finishes the game when it is over, and broadcasts. It reports whether it
+// broadcast.
+func (t *Table) advance() bool {
+	if t.meta.Status != store.StatusPlaying {
+		return false
+	}
+	drew := false
+	for !t.st.Over() && t.st.ChancePending() {
+		// A generator per step, from the table's seed and the step number:
+		// the same outcome after a restart even if it was drawn but not logged.
+		rng := game.NewRand(t.meta.Seed ^ (uint64(len(t.log)+1) * 0x9e3779b97f4a7c15))
+		text := t.st.SampleChance(&rng)
+		if err := t.append(record.Entry{Chance: true, Seat: game.Spectator, Text: text}); err != nil {
+			t.retryAt = time.Now().Add(time.Second)
+			break
+		}
+		if err := t.st.ApplyChance(text); err != nil {
+			t.cfg.Log.Error("engine refused its own chance outcome", "table", t.id, "err", err)
+			t.log = t.log[:len(t.log)-1]
+			t.retryAt = time.Now().Add(time.Second)
+			break
+		}
+		t.cfg.Metrics.Chance.Add(1)
+		drew = true
+	}
+	if t.st.Over() {
+		t.meta.Status = store.StatusFinished
+		t.meta.Result = record.ResultText(t.st)
+		t.meta.Finished = time.Now().UTC()
+		t.finished = time.Now()
+		t.cfg.Metrics.Playing.Add(-1)
+		t.cfg.Metrics.Finished.Add(1)
+		// The game's end is in the log already; if its row cannot be
+		// stored now, tick stores it later (and a restart would find the
+		// finished game by replaying the log).
+		t.metaDirty = true
+		if t.saveMeta() != nil {
+			t.retryAt = time.Now().Add(time.Second)
+		}
+		t.publish()
+		t.broadcast()
+		return true
+	}
+	if drew {
+		t.publish()
+		t.broadcast()
+	}
+	return drew
+}

@@ -1,0 +1,268 @@
+package table
+
+import (
+	"cardroom/game"
+	"cardroom/store"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// What leaves the table: summaries and the per-observer state messages.
+
+// SeatInfo describes one seat in summaries and state messages.
+type SeatInfo struct {
+	Seat      int    `json:"seat"`
+	Name      string `json:"name,omitempty"`
+	Kind      string `json:"kind"` // human, bot, empty
+	Player    string `json:"player,omitempty"`
+	Level     string `json:"level,omitempty"`
+	Connected bool   `json:"connected"`
+	Away      bool   `json:"away,omitempty"`
+}
+
+// Summary is a table as the lobby shows it.
+type Summary struct {
+	ID       string       `json:"id"`
+	Game     string       `json:"game"`
+	Options  game.Options `json:"options"`
+	Private  bool         `json:"private"`
+	ClockMS  int          `json:"clock_ms"`
+	BotLevel string       `json:"bot_level"`
+	Status   string       `json:"status"`
+	Owner    string       `json:"owner"`
+	Created  time.Time    `json:"created"`
+	Seats    []SeatInfo   `json:"seats"`
+	Humans   int          `json:"humans"`
+	Bots     int          `json:"bots"`
+	Free     int          `json:"free"`
+	Seq      int          `json:"seq"`
+	Invite   string       `json:"invite,omitempty"`
+}
+
+// Public returns the summary without the invite code.
+func (s *Summary) Public() *Summary {
+	c := *s
+	c.Invite = ""
+	return &c
+}
+
+// Clock is the turn clock in a state message.
+type Clock struct {
+	MS        int            `json:"ms"`
+	Remaining map[string]int `json:"remaining"`
+}
+
+// StateMsg is the shape of the per-observer state message of the protocol
+// (docs/protocol.md). stateMsg writes it in two parts — the observer's
+// fields and the fields every observer shares, marshalled once per
+// broadcast — with the same names and order.
+type StateMsg struct {
+	Type         string       `json:"type"`
+	Table        string       `json:"table"`
+	Seq          int          `json:"seq"`
+	Status       string       `json:"status"`
+	Seat         int          `json:"seat"`
+	ToAct        []game.Seat  `json:"to_act"`
+	Legal        []string     `json:"legal"`
+	LegalCount   int          `json:"legal_count"`
+	Game         string       `json:"game"`
+	Options      game.Options `json:"options"`
+	Clock        *Clock       `json:"clock"`
+	Seats        []SeatInfo   `json:"seats"`
+	Result       *game.Result `json:"result"`
+	ServerTimeMS int64        `json:"server_time_ms"`
+	// View comes last, so clients that need only the fields above can stop
+	// reading early (the load tool does).
+	View game.View `json:"view"`
+}
+
+// stateMsg builds the message for one observer: seat ≥ 0 or game.Spectator.
+// It is the only way game state leaves a table. The message has the fields
+// of StateMsg, in that order: the per-observer head is written by hand
+// (appendHead), the shared part (t.common) is marshalled once per
+// broadcast, and the seat's legal-move list is reused while it is unchanged
+// (legalJSON).
+func (t *Table) stateMsg(seat int) []byte {
+	common := t.common
+	if common == nil {
+		common = t.commonJSON()
+	}
+	var view game.View
+	toAct := t.msgToAct[:0]
+	legal, legalCount := []byte("[]"), 0
+	if t.meta.Status != store.StatusOpen {
+		view = t.st.View(game.Seat(seat))
+		toAct = t.st.ToAct(toAct)
+		t.msgToAct = toAct
+		if seat >= 0 {
+			if slices.Contains(toAct, game.Seat(seat)) {
+				legal, legalCount = t.legalJSON(seat)
+			} else if seat < len(t.legal) {
+				t.legal[seat] = legalCache{} // not to act: keep nothing
+			}
+		}
+	}
+	vb, err := t.marshalView(view)
+	if err != nil {
+		t.cfg.Log.Error("marshal view", "table", t.id, "err", err)
+		return nil
+	}
+	// {head…, common…, "view": …}: the same fields, in the same order, as StateMsg.
+	out := make([]byte, 0, 128+len(t.id)+len(legal)+len(common)+len(vb))
+	out = appendHead(out, t.id, len(t.log), t.meta.Status, seat, toAct, legal, legalCount)
+	out = append(out, ',')
+	out = append(out, common[1:len(common)-1]...)
+	out = append(out, `,"view":`...)
+	out = append(out, vb...)
+	out = append(out, '}')
+	return out
+}
+
+// stateHead is the per-observer part of StateMsg.
+type stateHead struct {
+	Type       string      `json:"type"`
+	Table      string      `json:"table"`
+	Seq        int         `json:"seq"`
+	Status     string      `json:"status"`
+	Seat       int         `json:"seat"`
+	ToAct      []game.Seat `json:"to_act"`
+	Legal      []string    `json:"legal"`
+	LegalCount int         `json:"legal_count"`
+}
+
+// stateCommon is the part of StateMsg that every observer shares.
+type stateCommon struct {
+	Game         string       `json:"game"`
+	Options      game.Options `json:"options"`
+	Clock        *Clock       `json:"clock"`
+	Seats        []SeatInfo   `json:"seats"`
+	Result       *game.Result `json:"result"`
+	ServerTimeMS int64        `json:"server_time_ms"`
+}
+
+// commonJSON marshals the shared part of the state messages (once per broadcast).
+func (t *Table) commonJSON() []byte { return t.commonJSONAt(time.Now()) }
+
+// commonJSONAt writes stateCommon as encoding/json would, by hand: the
+// options' JSON is built once, the seats' again only when they change.
+func (t *Table) commonJSONAt(now time.Time) []byte {
+	seats := t.seatInfos()
+	if t.seatsJSON == nil || !slices.Equal(seats, t.seatsSent) {
+		b, err := json.Marshal(seats)
+		if err != nil {
+			t.cfg.Log.Error("marshal state", "table", t.id, "err", err)
+			return []byte("{}")
+		}
+		t.seatsJSON, t.seatsSent = b, seats
+	}
+	if t.optsJSON == nil {
+		t.optsJSON, _ = json.Marshal(t.opts)
+	}
+	var clock *Clock
+	var result *game.Result
+	if t.meta.Status != store.StatusOpen {
+		if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {
+			clock = &Clock{MS: t.meta.ClockMS, Remaining: map[string]int{}}
+			for _, s := range t.st.ToAct(nil) {
+				if d := t.seats[s].deadline; !d.IsZero() {
+					clock.Remaining[strconv.Itoa(int(s))] = int(max(0, d.Sub(now).Milliseconds()))
+				}
+			}
+		}
+		if t.st.Over() {
+			r := t.st.Result()
+			result = &r
+		}
+	}
+	b := make([]byte, 0, 64+len(t.optsJSON)+len(t.seatsJSON))
+	b = append(b, `{"game":`...)
+	b = appendString(b, t.meta.Game)
+	b = append(b, `,"options":`...)
+	b = append(b, t.optsJSON...)
+	b = append(b, `,"clock":`...)
+	b = appendJSON(b, clock)
+	b = append(b, `,"seats":`...)
+	b = append(b, t.seatsJSON...)
+	b = append(b, `,"result":`...)
+	b = appendJSON(b, result)
+	b = append(b, `,"server_time_ms":`...)
+	b = strconv.AppendInt(b, now.UnixMilli(), 10)
+	return append(b, '}')
+}
+
+func (t *Table) sendState(sub Subscriber) {
+	seats := t.seatsOf(sub.Player())
+	if len(seats) == 0 {
+		seats = []int{int(game.Spectator)}
+	}
+	for _, s := range seats {
+		if b := t.stateMsg(s); b != nil && !sub.Send(b) {
+			t.drop(sub)
+			return
+		}
+	}
+}
+
+func (t *Table) drop(sub Subscriber) {
+	if _, ok := t.subs[sub]; ok {
+		delete(t.subs, sub)
+		t.depart(sub.Player())
+	}
+}
+
+// broadcast sends every watcher its own state, building each observer's
+// message once.
+func (t *Table) broadcast() {
+	if len(t.subs) == 0 {
+		return
+	}
+	if t.testBroadcast != nil {
+		t.testBroadcast() // benchmarks: the plain encoding/json way, for comparison
+		return
+	}
+	// Clock deadlines for seats about to act are set by schedule; set them
+	// here too so the message carries them.
+	if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {
+		now := time.Now()
+		t.toAct = t.st.ToAct(t.toAct[:0])
+		for _, s := range t.toAct {
+			ss := &t.seats[s]
+			if t.meta.Seats[s].Bot == "" && ss.deadline.IsZero() && !ss.expired {
+				ss.deadline = now.Add(time.Duration(t.meta.ClockMS) * time.Millisecond)
+			}
+		}
+	}
+	t.common = t.commonJSON()
+	defer func() { t.common = nil }()
+	// cache[s+1] is observer s's message (index 0: the spectator's).
+	cache := t.msgCache[:0]
+	for range len(t.seats) + 1 {
+		cache = append(cache, nil)
+	}
+	t.msgCache = cache
+	defer clear(cache) // do not keep the messages alive
+	var dead []Subscriber
+	var held [8]int
+	for sub := range t.subs {
+		seats := t.appendSeatsOf(held[:0], sub.Player())
+		if len(seats) == 0 {
+			seats = append(seats, int(game.Spectator))
+		}
+		for _, s := range seats {
+			b := cache[s+1]
+			if b == nil {
+				b = t.stateMsg(s)
+				cache[s+1] = b
+			}
+			if b != nil && !sub.Send(b) {
+				dead = append(dead, sub)
+				break
+			}
+		}
+	}
+	for _, sub := range dead {
+		t.drop(sub)
+	}
+}

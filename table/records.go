@@ -1,0 +1,56 @@
+package table
+
+import (
+	"cardroom/game"
+	"cardroom/record"
+	"cardroom/store"
+	"context"
+	"fmt"
+)
+
+// Views for hints, and records.
+
+// SeatView returns the engine and the current view of player's seat (for
+// hints), or an error if the player does not hold it.
+func (t *Table) SeatView(ctx context.Context, player string, seat int) (game.Engine, game.View, int, error) {
+	var v game.View
+	var e *Error
+	var s int
+	err := t.do(ctx, func() {
+		s, e = t.resolveSeat(player, seat)
+		if e != nil {
+			return
+		}
+		if t.meta.Status != store.StatusPlaying {
+			e = errorf("not_your_turn", "the game is %s", t.meta.Status)
+			return
+		}
+		v = t.st.View(game.Seat(s))
+	})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if e != nil {
+		return nil, nil, 0, e
+	}
+	return t.eng, v, s, nil
+}
+
+// Record builds the record of a table from its row and event log.
+func Record(meta store.Table, events []record.Entry) *record.Record {
+	r := &record.Record{}
+	r.Set("Game", meta.Game)
+	r.Set("Options", meta.Options)
+	for i, s := range meta.Seats {
+		r.Set(fmt.Sprintf("Seat%d", i), s.Name)
+	}
+	r.Set("Date", meta.Created.UTC().Format("2006-01-02"))
+	r.Set("Table", meta.ID)
+	res := meta.Result
+	if res == "" {
+		res = "*"
+	}
+	r.Set("Result", res)
+	r.Entries = append([]record.Entry(nil), events...)
+	return r
+}

@@ -1,0 +1,372 @@
+package table
+
+import (
+	"cardroom/bot"
+	"cardroom/game"
+	"cardroom/store"
+	"context"
+	"slices"
+	"time"
+)
+
+// Seats and players: who sits where, who is connected, and the seat
+// changes that are stored before they are announced.
+
+func (t *Table) seatsOf(player string) []int {
+	return t.appendSeatsOf(nil, player)
+}
+
+// appendSeatsOf appends the seats player holds to out.
+func (t *Table) appendSeatsOf(out []int, player string) []int {
+	if player == "" {
+		return out
+	}
+	for i, s := range t.meta.Seats {
+		if s.Player == player {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (t *Table) seatInfos() []SeatInfo {
+	out := make([]SeatInfo, len(t.meta.Seats))
+	for i, s := range t.meta.Seats {
+		si := SeatInfo{Seat: i, Name: s.Name, Player: s.Player}
+		switch {
+		case s.Bot != "":
+			si.Kind, si.Level, si.Connected = "bot", s.Bot, true
+		case s.Player != "":
+			si.Kind = "human"
+			si.Connected = t.presence[s.Player] > 0
+			si.Away = t.seats[i].away
+		default:
+			si.Kind = "empty"
+		}
+		out[i] = si
+	}
+	return out
+}
+
+func (t *Table) publish() {
+	opts, _ := game.ParseOptions(t.meta.Options)
+	s := &Summary{
+		ID: t.id, Game: t.meta.Game, Options: opts, Private: t.meta.Private, ClockMS: t.meta.ClockMS,
+		BotLevel: t.meta.BotLevel, Status: t.meta.Status, Owner: t.meta.Owner, Created: t.meta.Created,
+		Seats: t.seatInfos(), Seq: len(t.log), Invite: t.meta.Invite,
+	}
+	for _, si := range s.Seats {
+		switch si.Kind {
+		case "human":
+			s.Humans++
+		case "bot":
+			s.Bots++
+		default:
+			s.Free++
+		}
+	}
+	t.summary.Store(s)
+	if t.cfg.OnChange != nil {
+		t.cfg.OnChange(s)
+	}
+}
+
+// saveMeta stores t.meta (status, result, seats). Callers that change
+// seats for a player revert their change when it fails, so an acknowledged
+// seat change is always durable.
+func (t *Table) saveMeta() error {
+	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+	defer cancel()
+	if err := t.cfg.Store.UpdateTable(ctx, t.meta); err != nil {
+		t.cfg.Metrics.StoreErrors.Add(1)
+		t.cfg.Log.Error("store table", "table", t.id, "err", err)
+		return err
+	}
+	t.metaDirty = false
+	return nil
+}
+
+// snapshot copies t.meta, seats included, so a refused change can be undone.
+func (t *Table) snapshot() store.Table {
+	m := t.meta
+	m.Seats = slices.Clone(t.meta.Seats)
+	return m
+}
+
+// Subscribe adds a watcher: a seated player's connection gets its seats'
+// views (and takes its seats back from stand-in bots), anyone else the
+// spectator view. It returns the seats the player holds.
+func (t *Table) Subscribe(ctx context.Context, sub Subscriber) ([]int, error) {
+	var seats []int
+	err := t.do(ctx, func() {
+		seats = t.seatsOf(sub.Player())
+		if _, ok := t.subs[sub]; !ok {
+			t.subs[sub] = struct{}{}
+			t.arrive(sub.Player())
+		}
+		t.sendState(sub)
+	})
+	return seats, err
+}
+
+// Unsubscribe removes a watcher (a closed connection, or unwatch). It never
+// blocks and is never refused: departures have their own queue, which the
+// table drains before its next command.
+func (t *Table) Unsubscribe(sub Subscriber) {
+	t.leaveMu.Lock()
+	t.leaving = append(t.leaving, sub)
+	t.leaveMu.Unlock()
+	select {
+	case t.leaveSig <- struct{}{}:
+	default: // a signal is pending already; it covers this one
+	}
+}
+
+// departures handles the queued Unsubscribes.
+func (t *Table) departures() {
+	t.leaveMu.Lock()
+	subs := t.leaving
+	t.leaving = nil
+	t.leaveMu.Unlock()
+	for _, sub := range subs {
+		if _, ok := t.subs[sub]; ok {
+			delete(t.subs, sub)
+			t.depart(sub.Player())
+		}
+	}
+}
+
+func (t *Table) arrive(player string) {
+	t.presence[player]++
+	changed := false
+	for _, i := range t.seatsOf(player) {
+		ss := &t.seats[i]
+		if ss.away || !ss.absentSince.IsZero() {
+			ss.away = false
+			ss.absentSince = time.Time{}
+			changed = true
+		}
+	}
+	if changed || t.presence[player] == 1 && len(t.seatsOf(player)) > 0 {
+		t.publish()
+		t.broadcast()
+	}
+}
+
+func (t *Table) depart(player string) {
+	t.presence[player]--
+	if t.presence[player] > 0 {
+		return
+	}
+	delete(t.presence, player)
+	seats := t.seatsOf(player)
+	if len(seats) == 0 {
+		return
+	}
+	t.openIdle = time.Now()
+	if t.meta.Status == store.StatusPlaying {
+		now := time.Now()
+		for _, i := range seats {
+			t.seats[i].absentSince = now
+		}
+	}
+	t.publish()
+	t.broadcast()
+}
+
+// Join seats player at seat (-1: the first empty seat) and returns the
+// seat. A player who already holds a seat here gets it back.
+func (t *Table) Join(ctx context.Context, player, name string, seat int) (int, error) {
+	var got int
+	var e error
+	err := t.do(ctx, func() { got, e = t.join(player, name, seat) })
+	if err != nil {
+		return 0, err
+	}
+	return got, e
+}
+
+func (t *Table) join(player, name string, seat int) (int, error) {
+	if seat < -1 || seat >= len(t.meta.Seats) {
+		return 0, errorf("bad_seat", "seat %d: the table has seats 0 to %d (or -1: the first free seat)", seat, len(t.meta.Seats)-1)
+	}
+	if held := t.seatsOf(player); len(held) > 0 && (seat < 0 || containsInt(held, seat)) {
+		s := held[0]
+		if seat >= 0 {
+			s = seat
+		}
+		if t.seats[s].away || !t.seats[s].absentSince.IsZero() {
+			t.seats[s].away = false
+			t.seats[s].absentSince = time.Time{}
+			t.publish()
+			t.broadcast()
+		}
+		return s, nil
+	}
+	if t.meta.Status != store.StatusOpen {
+		return 0, errorf("not_open", "the game has started")
+	}
+	if seat >= len(t.meta.Seats) {
+		return 0, errorf("bad_seat", "seat %d: the table has %d seats", seat, len(t.meta.Seats))
+	}
+	if seat < 0 {
+		seat = -1
+		for i, s := range t.meta.Seats {
+			if s.Player == "" && s.Bot == "" {
+				seat = i
+				break
+			}
+		}
+		if seat < 0 {
+			return 0, errorf("table_full", "no empty seat")
+		}
+	} else if s := t.meta.Seats[seat]; s.Player != "" || s.Bot != "" {
+		return 0, errorf("seat_taken", "seat %d is taken", seat)
+	}
+	prev := t.snapshot()
+	t.meta.Seats[seat] = store.Seat{Player: player, Name: name}
+	if err := t.seatsChanged(prev); err != nil {
+		return 0, err
+	}
+	return seat, nil
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// seatsChanged stores the seats, starts the game when every seat is
+// filled, and tells everyone.
+func (t *Table) full() bool {
+	for _, s := range t.meta.Seats {
+		if s.Player == "" && s.Bot == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// startFull starts the game of a table created full (quick play, all
+// bots); if the start cannot be stored, tick tries again.
+func (t *Table) startFull() {
+	if err := t.seatsChanged(t.snapshot()); err != nil {
+		t.retryAt = time.Now().Add(time.Second)
+	}
+}
+
+// seatsChanged is called after a change of t.meta.Seats; prev is t.meta
+// before it. The change (and the start of the game when it fills the
+// table) is stored first: if that fails, t.meta goes back to prev, nothing
+// is announced, and the error is the caller's answer.
+func (t *Table) seatsChanged(prev store.Table) error {
+	start := t.full() && t.meta.Status == store.StatusOpen
+	if start {
+		t.meta.Status = store.StatusPlaying
+	}
+	if err := t.saveMeta(); err != nil {
+		t.meta = prev
+		return unavailable("the seat change", err)
+	}
+	t.openIdle = time.Now()
+	if start {
+		t.cfg.Metrics.Playing.Add(1)
+		now := time.Now()
+		for i, s := range t.meta.Seats {
+			if s.Player != "" && t.presence[s.Player] == 0 {
+				t.seats[i].absentSince = now
+			}
+		}
+		t.publish()
+		if !t.advance() {
+			t.broadcast()
+		}
+		return nil
+	}
+	t.publish()
+	t.broadcast()
+	return nil
+}
+
+// Leave gives up player's seats: before the start they become empty;
+// after it a bot plays them until the player joins or watches again.
+func (t *Table) Leave(ctx context.Context, player string) error {
+	var e error
+	err := t.do(ctx, func() {
+		seats := t.seatsOf(player)
+		if len(seats) == 0 {
+			e = errorf("not_seated", "you hold no seat at table %s", t.id)
+			return
+		}
+		if t.meta.Status == store.StatusOpen {
+			prev := t.snapshot()
+			for _, i := range seats {
+				t.meta.Seats[i] = store.Seat{}
+			}
+			e = t.seatsChanged(prev)
+			return
+		}
+		for _, i := range seats {
+			t.seats[i].away = true
+		}
+		t.publish()
+		t.broadcast()
+	})
+	if err != nil {
+		return err
+	}
+	return e
+}
+
+// SetBot puts a bot of level at seat (-1: every empty seat), or removes the
+// bot when level is "". Only the owner may, and only before the start.
+func (t *Table) SetBot(ctx context.Context, player string, seat int, level string) error {
+	if level != "" {
+		if _, err := bot.New(level, 0); err != nil {
+			return errorf("bad_level", "%v", err)
+		}
+	}
+	var e error
+	err := t.do(ctx, func() { e = t.setBot(player, seat, level) })
+	if err != nil {
+		return err
+	}
+	return e
+}
+
+func (t *Table) setBot(player string, seat int, level string) error {
+	if player != t.meta.Owner {
+		return errorf("forbidden", "only the table's owner may seat or remove bots")
+	}
+	if t.meta.Status != store.StatusOpen {
+		return errorf("not_open", "the game has started")
+	}
+	if seat < -1 || seat >= len(t.meta.Seats) || (seat < 0 && level == "") {
+		return errorf("bad_seat", "seat %d: the table has %d seats", seat, len(t.meta.Seats))
+	}
+	prev := t.snapshot()
+	if level == "" {
+		if t.meta.Seats[seat].Bot == "" {
+			return errorf("bad_seat", "seat %d has no bot", seat)
+		}
+		t.meta.Seats[seat] = store.Seat{}
+		return t.seatsChanged(prev)
+	}
+	if seat >= 0 {
+		if s := t.meta.Seats[seat]; s.Player != "" || s.Bot != "" {
+			return errorf("seat_taken", "seat %d is taken", seat)
+		}
+		t.meta.Seats[seat] = store.Seat{Bot: level, Name: "bot:" + level}
+	} else {
+		for i, s := range t.meta.Seats {
+			if s.Player == "" && s.Bot == "" {
+				t.meta.Seats[i] = store.Seat{Bot: level, Name: "bot:" + level}
+			}
+		}
+	}
+	return t.seatsChanged(prev)
+}
