@@ -195,9 +195,11 @@ func checkPapayooSample(t *testing.T, ps *papayoo.State, v *papayoo.View, obs ga
 			t.Fatalf("step %d seat %d: card(s) %s in two hands", step, obs, (union & h).Format(game.PapayooDeck))
 		}
 		union |= h
-		for _, su := range v.Voids[s] {
-			suit := map[string]int{"S": 0, "H": 1, "D": 2, "C": 3, "P": 4}[su]
-			if x := h & papayoo.SuitMask(suit); x != 0 {
+		for su := game.Spades; su <= game.Payoo; su++ {
+			if !v.Voids[s].Has(su) {
+				continue
+			}
+			if x := h & papayoo.SuitMask(int(su)); x != 0 {
 				t.Fatalf("step %d seat %d: seat %d showed a void in %s but holds %s", step, obs, s, su, x.Format(game.PapayooDeck))
 			}
 		}
@@ -216,22 +218,18 @@ func checkPapayooSample(t *testing.T, ps *papayoo.State, v *papayoo.View, obs ga
 	if all := papayoo.DeckFor(n); v.Phase == papayoo.PhasePlay && union|played != all {
 		t.Fatalf("step %d seat %d: hands and played cards do not make the deck: missing %s", step, obs, (all &^ (union | played)).Format(game.PapayooDeck))
 	}
-	if v.Phase == papayoo.PhasePlay && len(v.MyPass) > 0 {
+	if v.Phase == papayoo.PhasePlay && v.MyPass != 0 {
 		left := int(game.Next(obs, n))
-		if x := maskOf(v.MyPass) &^ played &^ ps.Hand(left); x != 0 {
+		if x := v.MyPass &^ played &^ ps.Hand(left); x != 0 {
 			t.Fatalf("step %d seat %d: passed card(s) %s not in the left neighbour's hand", step, obs, x.Format(game.PapayooDeck))
 		}
 	}
 }
 
-func maskOf(cs []string) game.Mask {
-	var m game.Mask
-	for _, c := range cs {
-		card, err := game.PapayooDeck.Parse(c)
-		if err != nil {
-			panic(fmt.Sprintf("bad card %q", c))
-		}
-		m |= game.Bit(game.PapayooDeck.Index(card))
+func maskOf(cs []game.Card) game.Mask {
+	m := game.MaskOf(game.PapayooDeck, cs...)
+	if m.Count() != len(cs) {
+		panic(fmt.Sprintf("bad or repeated cards %v", cs))
 	}
 	return m
 }
@@ -269,37 +267,39 @@ func TestSampleHidesTruth(t *testing.T) {
 	}
 }
 
-// countCards adds a list of cards to a multiset.
-func countCards(m map[string]int, cs []string) {
-	for _, c := range cs {
-		m[c]++
-	}
-}
-
 // checkRumSample: every seat's hand in the sample (as its own view shows it)
 // has the size the observer's view gives and holds the cards the seat is
 // known to hold; no card is in more places than there are decks.
 func checkRumSample(t *testing.T, smp game.State, v *rum500.View, step int) {
 	t.Helper()
-	all := map[string]int{}
-	countCards(all, v.Pile)
+	all := map[game.Card]int{}
+	for _, c := range v.Pile {
+		all[c]++
+	}
 	for _, md := range v.Melds {
-		countCards(all, md.Cards)
+		for _, c := range md.Cards(nil) {
+			all[c]++
+		}
 	}
 	for k := 0; k < v.Players; k++ {
 		hv := smp.View(game.Seat(k)).(*rum500.View)
-		if len(hv.Hand) != v.HandSizes[k] {
-			t.Fatalf("step %d seat %d: seat %d holds %d cards, the view says %d", step, v.Seat, k, len(hv.Hand), v.HandSizes[k])
+		hand := hv.Hand.Cards(nil)
+		if len(hand) != v.HandSizes[k] {
+			t.Fatalf("step %d seat %d: seat %d holds %d cards, the view says %d", step, v.Seat, k, len(hand), v.HandSizes[k])
 		}
-		h := map[string]int{}
-		countCards(h, hv.Hand)
-		for _, c := range v.Known[k] {
+		h := map[game.Card]int{}
+		for _, c := range hand {
+			h[c]++
+		}
+		for _, c := range v.Known[k].Cards(nil) {
 			if h[c] == 0 {
-				t.Fatalf("step %d seat %d: seat %d is known to hold %s but the sample gave it %v", step, v.Seat, k, c, hv.Hand)
+				t.Fatalf("step %d seat %d: seat %d is known to hold %s but the sample gave it %s", step, v.Seat, k, game.Standard.Format(c), game.Standard.FormatList(hand))
 			}
 			h[c]--
 		}
-		countCards(all, hv.Hand)
+		for _, c := range hand {
+			all[c]++
+		}
 	}
 	decks := 1
 	if v.Players > 4 {
@@ -307,7 +307,7 @@ func checkRumSample(t *testing.T, smp game.State, v *rum500.View, step int) {
 	}
 	for c, n := range all {
 		if n > decks {
-			t.Fatalf("step %d seat %d: %s is in %d places", step, v.Seat, c, n)
+			t.Fatalf("step %d seat %d: %s is in %d places", step, v.Seat, game.Standard.Format(c), n)
 		}
 	}
 }
@@ -316,16 +316,20 @@ func checkRumSample(t *testing.T, smp game.State, v *rum500.View, step int) {
 // deck, and no face in more places than its two copies.
 func checkPisSample(t *testing.T, smp game.State, v *pisyedili.View, step int) {
 	t.Helper()
-	all := map[string]int{}
-	countCards(all, v.Pile)
+	all := map[game.Card]int{}
+	for _, c := range v.Pile {
+		all[c]++
+	}
 	total := len(v.Pile) + v.StockSize
 	for k := 0; k < v.Players; k++ {
 		hv := smp.View(game.Seat(k)).(*pisyedili.View)
-		if len(hv.Hand) != v.HandSizes[k] {
-			t.Fatalf("step %d seat %d: seat %d holds %d cards, the view says %d", step, v.Seat, k, len(hv.Hand), v.HandSizes[k])
+		if hv.Hand.Len() != v.HandSizes[k] {
+			t.Fatalf("step %d seat %d: seat %d holds %d cards, the view says %d", step, v.Seat, k, hv.Hand.Len(), v.HandSizes[k])
 		}
-		countCards(all, hv.Hand)
-		total += len(hv.Hand)
+		for _, c := range hv.Hand.List(nil) {
+			all[c]++
+		}
+		total += hv.Hand.Len()
 	}
 	deck := 104
 	if v.Options.Bool("jokers") {
@@ -336,7 +340,7 @@ func checkPisSample(t *testing.T, smp game.State, v *pisyedili.View, step int) {
 	}
 	for c, n := range all {
 		if n > 2 {
-			t.Fatalf("step %d seat %d: %s is in %d places", step, v.Seat, c, n)
+			t.Fatalf("step %d seat %d: %s is in %d places", step, v.Seat, game.Standard.Format(c), n)
 		}
 	}
 }

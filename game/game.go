@@ -115,8 +115,17 @@ type State interface {
 type View interface {
 	// Observer is the seat the view belongs to, or Spectator.
 	Observer() Seat
+	// Head is the part of the view every game shares (embed a Header).
+	Head() *Header
 	// String renders the view for people (the CLI's text output).
 	String() string
+}
+
+// JSONAppender is implemented by views that write their JSON by hand, faster
+// than encoding/json can (which re-validates what a MarshalJSON returns):
+// AppendJSON appends exactly the bytes MarshalJSON would return.
+type JSONAppender interface {
+	AppendJSON(b []byte) []byte
 }
 
 // Result summarizes the scores of a game.

@@ -38,7 +38,7 @@ type Header struct {
 // PhaseOver is the phase of every game once it has ended.
 const PhaseOver = "over"
 
-// Observer implements View for the views that embed a Header.
+// Observer implements View.Observer for the views that embed a Header.
 func (h *Header) Observer() Seat { return h.Seat }
 
 // Head returns the header itself (View.Head).

@@ -287,8 +287,7 @@ func Replay(e game.Engine, r *Record, after func(i int, st game.State)) (game.St
 
 // Recorder builds a record while a game is played.
 type Recorder struct {
-	Rec    *Record
-	rounds int
+	Rec *Record
 }
 
 // NewRecorder starts a record for a game with the given options and seat names.
@@ -348,16 +347,40 @@ func ResultText(st game.State) string {
 // Policy chooses a move for one of the seats that must act.
 type Policy func(st game.State, s game.Seat) game.Move
 
-// Play runs a game to its end (or until maxSteps steps), drawing chance from
-// rng and moves from policy, recording every step.
+// Play runs a game to its end (or until maxSteps steps, leaving it
+// unfinished: that is no error here), drawing chance from rng and moves from
+// policy, recording every step.
 func Play(st game.State, rng *game.Rand, policy Policy, rc *Recorder, maxSteps int) error {
+	_, err := PlayWith(st, rng, func(st game.State, s game.Seat) (game.Move, error) { return policy(st, s), nil }, rc, maxSteps)
+	if errors.Is(err, ErrMaxSteps) {
+		return nil
+	}
+	return err
+}
+
+// ErrMaxSteps is returned by PlayWith when the game has not ended in
+// maxSteps steps.
+var ErrMaxSteps = errors.New("the game did not end in the steps allowed")
+
+// PlayWith is Play with a chooser that may fail (a bot whose search was
+// cancelled): the first error stops the game and is returned. It returns the
+// number of steps played, chance steps included. With maxSteps > 0, a game
+// still going after maxSteps steps is ErrMaxSteps.
+func PlayWith(st game.State, rng *game.Rand, choose func(st game.State, s game.Seat) (game.Move, error), rc *Recorder, maxSteps int) (int, error) {
 	var seats []game.Seat
 	rounds := len(st.Result().Rounds)
-	for step := 0; !st.Over() && (maxSteps <= 0 || step < maxSteps); step++ {
+	step := 0
+	for ; !st.Over(); step++ {
+		if maxSteps > 0 && step >= maxSteps {
+			if rc != nil {
+				rc.Finish(st)
+			}
+			return step, ErrMaxSteps
+		}
 		if st.ChancePending() {
 			text := st.SampleChance(rng)
 			if err := st.ApplyChance(text); err != nil {
-				return fmt.Errorf("engine refused its own chance outcome %q: %w", text, err)
+				return step, fmt.Errorf("engine refused its own chance outcome %q: %w", text, err)
 			}
 			if rc != nil {
 				rc.Chance(text)
@@ -366,14 +389,17 @@ func Play(st game.State, rng *game.Rand, policy Policy, rc *Recorder, maxSteps i
 		}
 		seats = st.ToAct(seats[:0])
 		if len(seats) == 0 {
-			return errors.New("no seat to act, no chance pending, and the game is not over")
+			return step, errors.New("no seat to act, no chance pending, and the game is not over")
 		}
 		// One seat per step: after a move the set of seats to act may change.
 		s := seats[0]
-		m := policy(st, s)
+		m, err := choose(st, s)
+		if err != nil {
+			return step, fmt.Errorf("seat %d: %w", s, err)
+		}
 		text := st.FormatMove(m)
 		if err := st.Apply(s, m); err != nil {
-			return fmt.Errorf("policy move %q for seat %d refused: %w", text, s, err)
+			return step, fmt.Errorf("move %q for seat %d refused: %w", text, s, err)
 		}
 		if rc != nil {
 			rc.Move(s, text)
@@ -386,7 +412,7 @@ func Play(st game.State, rng *game.Rand, policy Policy, rc *Recorder, maxSteps i
 	if rc != nil {
 		rc.Finish(st)
 	}
-	return nil
+	return step, nil
 }
 
 // RandomPolicy plays uniformly random legal moves from rng.

@@ -471,12 +471,12 @@ func TestIdentityAndLegacyMigrations(t *testing.T) {
 		versions = append(versions, v)
 	}
 	rows.Close()
-	if id != ApplicationID || idx != 1 || strings.Join(versions, ",") != "002_sessions_expires,migrations/001_init.sql" {
+	if id != ApplicationID || idx != 1 || strings.Join(versions, ",") != "002_sessions_expires,003_winners,migrations/001_init.sql" {
 		t.Errorf("after upgrade: application_id %#x, index %d, versions %v", id, idx, versions)
 	}
-	mustExec(t, db, `INSERT INTO schema_migrations(version) VALUES ('003_future')`)
+	mustExec(t, db, `INSERT INTO schema_migrations(version) VALUES ('999_future')`)
 	db.Close()
-	if st, err := OpenSQLite(path); err == nil || !strings.Contains(err.Error(), "003_future") || !strings.Contains(err.Error(), "newer") {
+	if st, err := OpenSQLite(path); err == nil || !strings.Contains(err.Error(), "999_future") || !strings.Contains(err.Error(), "newer") {
 		if err == nil {
 			st.Close()
 		}
@@ -782,5 +782,45 @@ func TestOpenOddPath(t *testing.T) {
 	defer ro.Close()
 	if ev, err := ro.Events(context.Background(), "t1"); err != nil || len(ev) != 2 {
 		t.Errorf("events: %d, %v", len(ev), err)
+	}
+}
+
+// TestWinnersAsData: winners are stored and read as seats; a finished game
+// of a database from before the winners column gets them from its result
+// text once, when the migration runs.
+func TestWinnersAsData(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "cardroom.db")
+	st, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := Table{ID: "t_new", Game: "papayoo", Status: StatusFinished, Result: "totals 1 2 3; winners 0 2", Winners: []int{0, 2}, Created: time.Now()}
+	if err := st.CreateTable(ctx, tb); err != nil {
+		t.Fatal(err)
+	}
+	old := Table{ID: "t_old", Game: "papayoo", Status: StatusFinished, Result: "totals 5 4 3; winners 2", Created: time.Now()}
+	if err := st.CreateTable(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := st.Table(ctx, "t_new"); fmt.Sprint(got.Winners) != "[0 2]" {
+		t.Fatalf("stored winners read back as %v", got.Winners)
+	}
+	// Back to the schema without the column, then up again: the migration
+	// fills the old game's winners from its result.
+	if err := st.MigrateDown(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	st, err = OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for id, want := range map[string]string{"t_new": "[0 2]", "t_old": "[2]"} {
+		got, err := st.Table(ctx, id)
+		if err != nil || fmt.Sprint(got.Winners) != want {
+			t.Errorf("%s after the migration: winners %v (%v), want %s", id, got.Winners, err, want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -555,9 +556,9 @@ func (s *SQLite) CreateTable(ctx context.Context, t Table) error {
 		return err
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `INSERT INTO tables(id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		t.ID, t.Game, t.Options, b2i(t.Private), t.Invite, t.ClockMS, t.BotLevel, t.Owner, int64(t.Seed), t.Created.UnixMilli(), t.Status, orStar(t.Result), ms(t.Finished))
+	_, err = tx.ExecContext(ctx, `INSERT INTO tables(id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished, winners)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		t.ID, t.Game, t.Options, b2i(t.Private), t.Invite, t.ClockMS, t.BotLevel, t.Owner, int64(t.Seed), t.Created.UnixMilli(), t.Status, orStar(t.Result), ms(t.Finished), seatsText(t.Winners))
 	if err != nil {
 		if isConflict(err) {
 			return ErrConflict
@@ -607,8 +608,8 @@ func (s *SQLite) UpdateTable(ctx context.Context, t Table) error {
 		return err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE tables SET status = ?, result = ?, finished = ? WHERE id = ?`,
-		t.Status, orStar(t.Result), ms(t.Finished), t.ID)
+	res, err := tx.ExecContext(ctx, `UPDATE tables SET status = ?, result = ?, finished = ?, winners = ? WHERE id = ?`,
+		t.Status, orStar(t.Result), ms(t.Finished), seatsText(t.Winners), t.ID)
 	if err != nil {
 		return err
 	}
@@ -621,13 +622,43 @@ func (s *SQLite) UpdateTable(ctx context.Context, t Table) error {
 	return tx.Commit()
 }
 
-const tableCols = `id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished`
+const tableCols = `id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished, winners`
+
+// seatsText writes seat numbers as the winners column holds them: "0 2".
+func seatsText(seats []int) string {
+	var b strings.Builder
+	for i, s := range seats {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(s))
+	}
+	return b.String()
+}
+
+// parseSeats reads the winners column; a damaged value is an error, not a
+// silently shorter list.
+func parseSeats(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Fields(s) {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 || n > 63 {
+			return nil, fmt.Errorf("winners %q: not a list of seats", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
 
 func scanTable(sc interface{ Scan(...any) error }) (Table, error) {
 	var t Table
 	var priv int
 	var seed, created, finished int64
-	err := sc.Scan(&t.ID, &t.Game, &t.Options, &priv, &t.Invite, &t.ClockMS, &t.BotLevel, &t.Owner, &seed, &created, &t.Status, &t.Result, &finished)
+	var winners string
+	err := sc.Scan(&t.ID, &t.Game, &t.Options, &priv, &t.Invite, &t.ClockMS, &t.BotLevel, &t.Owner, &seed, &created, &t.Status, &t.Result, &finished, &winners)
+	if err == nil {
+		t.Winners, err = parseSeats(winners)
+	}
 	t.Private = priv != 0
 	t.Seed = uint64(seed)
 	t.Created = time.UnixMilli(created).UTC()

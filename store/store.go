@@ -69,6 +69,7 @@ type Table struct {
 	Created  time.Time
 	Status   string
 	Result   string // record.ResultText
+	Winners  []int  // the winning seats of a finished game (several on a shared win)
 	Finished time.Time
 	Seats    []Seat
 }

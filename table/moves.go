@@ -2,6 +2,7 @@ package table
 
 import (
 	"cardroom/game"
+	"cardroom/protocol"
 	"cardroom/record"
 	"cardroom/store"
 	"context"
@@ -23,20 +24,20 @@ func (t *Table) Move(sub Subscriber, id json.RawMessage, seat int, text string) 
 
 func (t *Table) resolveSeat(player string, seat int) (int, *Error) {
 	if seat < -1 || seat >= len(t.meta.Seats) {
-		return 0, errorf("bad_seat", "seat %d: the table has seats 0 to %d", seat, len(t.meta.Seats)-1)
+		return 0, errorf(protocol.BadSeat, "seat %d: the table has seats 0 to %d", seat, len(t.meta.Seats)-1)
 	}
 	held := t.seatsOf(player)
 	if len(held) == 0 {
-		return 0, errorf("not_seated", "you hold no seat at table %s", t.id)
+		return 0, errorf(protocol.NotSeated, "you hold no seat at table %s", t.id)
 	}
 	if seat < 0 {
 		if len(held) > 1 {
-			return 0, errorf("seat_required", "you hold seats %v at table %s: name the seat", held, t.id)
+			return 0, errorf(protocol.SeatRequired, "you hold seats %v at table %s: name the seat", held, t.id)
 		}
 		return held[0], nil
 	}
 	if !containsInt(held, seat) {
-		return 0, errorf("not_your_seat", "seat %d at table %s is not yours", seat, t.id)
+		return 0, errorf(protocol.NotYourSeat, "seat %d at table %s is not yours", seat, t.id)
 	}
 	return seat, nil
 }
@@ -45,13 +46,7 @@ func (t *Table) sendError(sub Subscriber, id json.RawMessage, e *Error) {
 	if sub == nil {
 		return
 	}
-	b, _ := json.Marshal(struct {
-		Type    string          `json:"type"`
-		ID      json.RawMessage `json:"id,omitempty"`
-		Code    string          `json:"code"`
-		Message string          `json:"message"`
-		Table   string          `json:"table"`
-	}{"error", id, e.Code, e.Msg, t.id})
+	b, _ := json.Marshal(protocol.ErrorMsg{ID: id, Code: e.Code, Message: e.Msg, Table: t.id})
 	sub.Send(b)
 }
 
@@ -64,9 +59,9 @@ func (t *Table) move(sub Subscriber, id json.RawMessage, seat int, text string, 
 	}
 	if t.meta.Status != store.StatusPlaying {
 		t.cfg.Metrics.Refused.Add(1)
-		code := "not_your_turn"
+		code := protocol.NotYourTurn
 		if t.meta.Status == store.StatusFinished {
-			code = string(game.ErrGameOver)
+			code = protocol.GameOver
 		}
 		t.sendError(sub, id, errorf(code, "the game is %s", t.meta.Status))
 		return
@@ -75,14 +70,14 @@ func (t *Table) move(sub Subscriber, id json.RawMessage, seat int, text string, 
 		t.cfg.Metrics.Refused.Add(1)
 		var te *Error
 		if !errors.As(err, &te) {
-			te = &Error{Code: "internal", Msg: err.Error()}
+			te = &Error{Code: protocol.Internal, Msg: err.Error()}
 		}
 		t.sendError(sub, id, te)
 		return
 	}
 	// The player acted: they are present at this seat.
 	t.seats[s].away = false
-	sub.Send(ackMsg(id, t.id, len(t.log)))
+	sub.Send(protocol.AppendAck(make([]byte, 0, 48+len(id)+len(t.id)), id, t.id, len(t.log)))
 	t.broadcast()
 	t.cfg.Metrics.MoveLatency.Observe(time.Since(arrived))
 	t.advance()
@@ -118,9 +113,9 @@ func (t *Table) apply(s int, text string, byBot bool) error {
 func moveErr(err error) error {
 	var me *game.MoveError
 	if errors.As(err, &me) {
-		return &Error{Code: string(me.Code), Msg: me.Error()}
+		return &Error{Code: protocol.Code(me.Code), Msg: me.Error()}
 	}
-	return &Error{Code: string(game.ErrMalformed), Msg: err.Error()}
+	return &Error{Code: protocol.Malformed, Msg: err.Error()}
 }
 
 // append logs e as the next step. The store's Append returns nil only for
@@ -217,6 +212,10 @@ func (t *Table) advance() bool {
 	if t.st.Over() {
 		t.meta.Status = store.StatusFinished
 		t.meta.Result = record.ResultText(t.st)
+		t.meta.Winners = t.meta.Winners[:0]
+		for _, w := range t.st.Result().Winners {
+			t.meta.Winners = append(t.meta.Winners, int(w))
+		}
 		t.meta.Finished = time.Now().UTC()
 		t.finished = time.Now()
 		t.cfg.Metrics.Playing.Add(-1)

@@ -24,39 +24,36 @@ import (
 	"cardroom/bot/pool"
 	"cardroom/game"
 	"cardroom/games"
+	"cardroom/protocol"
 	"cardroom/record"
 	"cardroom/store"
 )
 
 // Error is a refusal with a protocol error code.
 type Error struct {
-	Code string
+	Code protocol.Code
 	Msg  string
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Msg }
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Msg }
 
-func errorf(code, format string, args ...any) *Error {
+func errorf(code protocol.Code, format string, args ...any) *Error {
 	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
 }
 
 // ErrBusy is returned when a table's command queue is full.
-var ErrBusy = &Error{Code: "busy", Msg: "the table is busy; retry"}
+var ErrBusy = &Error{Code: protocol.Busy, Msg: "the table is busy; retry"}
 
 // ErrTimeout is returned when a command waited too long for the table and
 // was withdrawn before it ran: nothing was changed.
-var ErrTimeout = &Error{Code: "busy", Msg: "the table did not answer in time; nothing was changed: retry"}
-
-// CodeUnavailable is the error code of a step refused because storage
-// failed: nothing was committed and nothing changed.
-const CodeUnavailable = "unavailable"
+var ErrTimeout = &Error{Code: protocol.Busy, Msg: "the table did not answer in time; nothing was changed: retry"}
 
 func unavailable(what string, err error) *Error {
-	return errorf(CodeUnavailable, "%s could not be stored (%v); nothing was changed: retry later", what, err)
+	return errorf(protocol.Unavailable, "%s could not be stored (%v); nothing was changed: retry later", what, err)
 }
 
 // ErrStopped is returned when the table no longer runs.
-var ErrStopped = &Error{Code: "no_table", Msg: "the table is closed"}
+var ErrStopped = &Error{Code: protocol.NoTable, Msg: "the table is closed"}
 
 // Subscriber is one connection watching a table. Send must not block: it
 // queues msg and reports false when the connection cannot keep up (the
@@ -173,8 +170,6 @@ type Table struct {
 	metaDirty bool      // t.meta's last change is not stored yet (retried by tick)
 	openIdle  time.Time // an open table: since when nothing has kept it alive (OpenTTL)
 	quit      bool      // leave the run loop (a closed table)
-	// testBroadcast replaces broadcast in benchmarks (nil otherwise).
-	testBroadcast func()
 
 	// Departures (Unsubscribe) have their own queue so that a flood of
 	// commands can never delay or lose one.
@@ -214,15 +209,15 @@ var errPoolFull = errors.New("bot pool full")
 func Create(ctx context.Context, cfg Config, meta store.Table) (*Table, error) {
 	eng, err := games.Lookup(meta.Game)
 	if err != nil {
-		return nil, errorf("unknown_game", "%v", err)
+		return nil, errorf(protocol.UnknownGame, "%v", err)
 	}
 	opts, err := game.ParseOptions(meta.Options)
 	if err != nil {
-		return nil, errorf("bad_options", "%v", err)
+		return nil, errorf(protocol.BadOptions, "%v", err)
 	}
 	st, err := eng.New(opts)
 	if err != nil {
-		return nil, errorf("bad_options", "%v", err)
+		return nil, errorf(protocol.BadOptions, "%v", err)
 	}
 	meta.Options = st.Options().String()
 	seats := make([]store.Seat, st.Seats())
@@ -231,7 +226,7 @@ func Create(ctx context.Context, cfg Config, meta store.Table) (*Table, error) {
 	for i, s := range meta.Seats {
 		if s.Bot != "" {
 			if _, err := bot.New(s.Bot, 0); err != nil {
-				return nil, errorf("bad_level", "seat %d: %v", i, err)
+				return nil, errorf(protocol.BadLevel, "seat %d: %v", i, err)
 			}
 			meta.Seats[i].Name = "bot:" + s.Bot
 			meta.Seats[i].Player = ""
@@ -241,7 +236,7 @@ func Create(ctx context.Context, cfg Config, meta store.Table) (*Table, error) {
 		meta.BotLevel = "random"
 	}
 	if _, err := bot.New(meta.BotLevel, 0); err != nil {
-		return nil, errorf("bad_level", "%v", err)
+		return nil, errorf(protocol.BadLevel, "%v", err)
 	}
 	if meta.Status == "" {
 		meta.Status = store.StatusOpen
@@ -374,18 +369,21 @@ func (t *Table) do(ctx context.Context, f func()) error {
 		t.cfg.Metrics.Busy.Add(1)
 		return ErrBusy
 	}
-	select {
-	case <-done:
-		return nil
-	case <-t.stopped:
-		// The loop has ended: f either ran to its end (done is closed) or
-		// never started.
+	// stopped: the loop has ended, so f either ran to its end (done is
+	// closed) or never started.
+	stopped := func() error {
 		select {
 		case <-done:
 			return nil
 		default:
 			return ErrStopped
 		}
+	}
+	select {
+	case <-done:
+		return nil
+	case <-t.stopped:
+		return stopped()
 	case <-ctx.Done():
 		if state.CompareAndSwap(queued, withdrawn) {
 			return ErrTimeout
@@ -394,12 +392,7 @@ func (t *Table) do(ctx context.Context, f func()) error {
 		case <-done:
 			return nil
 		case <-t.stopped:
-			select {
-			case <-done:
-				return nil
-			default:
-				return ErrStopped
-			}
+			return stopped()
 		}
 	}
 }

@@ -239,48 +239,26 @@ func playOne(ctx context.Context, cfg Config, d, r int) (Game, error) {
 		rc.Rec.Set("Arena", fmt.Sprintf("seed %d deal %d rotation %d", cfg.Seed, d, r))
 	}
 	chance := game.NewRand(ChanceSeed(cfg.Seed, d))
-	var seats []game.Seat
-	for !st.Over() {
-		if g.Steps >= cfg.MaxSteps {
-			return g, fmt.Errorf("arena: deal %d rotation %d: no end after %d steps", d, r, g.Steps)
-		}
-		g.Steps++
-		if st.ChancePending() {
-			text := st.SampleChance(&chance)
-			if err := st.ApplyChance(text); err != nil {
-				return g, fmt.Errorf("arena: deal %d: engine refused its own chance %q: %w", d, text, err)
-			}
-			if rc != nil {
-				rc.Chance(text)
-			}
-			continue
-		}
-		seats = st.ToAct(seats[:0])
-		if len(seats) == 0 {
-			return g, fmt.Errorf("arena: deal %d rotation %d: nobody to act and no chance pending", d, r)
-		}
-		s := seats[0]
+	choose := func(st game.State, s game.Seat) (game.Move, error) {
 		mctx, cancel := ctx, context.CancelFunc(func() {})
 		if cfg.MoveTime > 0 {
 			mctx, cancel = context.WithTimeout(ctx, cfg.MoveTime)
 		}
+		defer cancel()
 		m, err := bots[s].Choose(mctx, e, st.View(s))
-		cancel()
 		if err != nil {
-			return g, fmt.Errorf("arena: deal %d rotation %d: bot %s in seat %d: %w", d, r, g.Bots[s], s, err)
+			return m, fmt.Errorf("bot %s: %w", g.Bots[s], err)
 		}
-		text := st.FormatMove(m)
-		if err := st.Apply(s, m); err != nil {
-			return g, fmt.Errorf("arena: deal %d rotation %d: bot %s in seat %d played %q: %w", d, r, g.Bots[s], s, text, err)
-		}
-		if rc != nil {
-			rc.Move(s, text)
-		}
+		return m, nil
+	}
+	steps, err := record.PlayWith(st, &chance, choose, rc, cfg.MaxSteps)
+	g.Steps = steps
+	if err != nil {
+		return g, fmt.Errorf("arena: deal %d rotation %d: %w", d, r, err)
 	}
 	res := st.Result()
 	g.Rounds, g.Totals, g.Winners, g.HigherWins = res.Rounds, res.Totals, res.Winners, res.HigherWins
 	if rc != nil {
-		rc.Finish(st)
 		name := filepath.Join(cfg.RecordDir, fmt.Sprintf("%s-deal%05d-rot%d.txt", e.Name(), d, r))
 		if err := os.WriteFile(name, []byte(rc.Rec.String()), 0o644); err != nil {
 			return g, err

@@ -331,58 +331,29 @@ func CandidatePasses(hand game.Mask, k, max int, r *game.Rand) []game.Mask {
 
 // FromView builds the Sit of a view's observer.
 func FromView(v *papayoo.View) *Sit {
-	s := &Sit{N: v.Players, Me: int(v.Seat), Pap: -1, Leader: v.Trick.Leader}
-	s.Hand = parseMask(v.Hand)
+	s := &Sit{N: v.Players, Me: int(v.Seat), Pap: -1, Leader: int(v.Trick.Leader), Hand: v.Hand}
 	seen := s.Hand
 	for _, t := range v.Tricks {
-		seen |= parseMask(t.Cards)
+		seen |= game.MaskOf(deck, t.Cards...)
 	}
 	for j, c := range v.Trick.Cards {
-		i := deck.Index(mustParse(c))
-		s.Trick[j] = int8(i)
-		seen |= game.Bit(i)
+		if i := deck.Index(c); i >= 0 && j < len(s.Trick) {
+			s.Trick[j] = int8(i)
+			seen |= game.Bit(i)
+		}
 	}
-	s.TrickLen = len(v.Trick.Cards)
+	s.TrickLen = min(len(v.Trick.Cards), len(s.Trick))
 	s.Out = papayoo.DeckFor(v.Players) &^ seen
-	if v.Papayoo != "" {
-		s.Pap = deck.Index(mustParse(v.Papayoo))
+	if i := deck.Index(v.Papayoo); i >= 0 {
+		s.Pap = i
 	}
 	for k, vs := range v.Voids {
-		for _, su := range vs {
-			switch su {
-			case "S":
-				s.Voids[k] |= 1
-			case "H":
-				s.Voids[k] |= 2
-			case "D":
-				s.Voids[k] |= 4
-			case "C":
-				s.Voids[k] |= 8
-			case "P":
-				s.Voids[k] |= 16
-			}
+		if k < len(s.Voids) {
+			s.Voids[k] = uint8(vs)
 		}
 	}
-	s.GaveLeft = parseMask(v.MyPass) & s.Out
+	s.GaveLeft = v.MyPass & s.Out
 	return s
-}
-
-func mustParse(t string) game.Card {
-	c, err := deck.Parse(t)
-	if err != nil {
-		return game.NoCard
-	}
-	return c
-}
-
-func parseMask(ts []string) game.Mask {
-	var m game.Mask
-	for _, t := range ts {
-		if i := deck.Index(mustParse(t)); i >= 0 {
-			m |= game.Bit(i)
-		}
-	}
-	return m
 }
 
 // Rule is the rule-based player's choice from a view (bot.Kit.Rule).
@@ -392,7 +363,7 @@ func Rule(gv game.View, legal []game.Move, r *game.Rand, easy bool) game.Move {
 		return legal[r.IntN(len(legal))]
 	}
 	if legal[0].Op == papayoo.OpPass {
-		hand := parseMask(v.Hand)
+		hand := v.Hand
 		var pass game.Mask
 		if easy {
 			// Easy passes the highest cards, ignoring suit lengths and sevens.

@@ -100,7 +100,7 @@ func Choose(legal []game.Move, in *Info, r *game.Rand, easy bool) game.Move {
 		return legal[0]
 	}
 	// Going out with the last card beats everything.
-	if (in.Hand != nil && len(in.Hand) == 1) || (in.Hand == nil && in.Size == 1) {
+	if len(in.Hand) == 1 || (in.Hand == nil && in.Size == 1) {
 		for _, m := range legal {
 			if isPlay(m) {
 				return m
@@ -141,11 +141,9 @@ func Choose(legal []game.Move, in *Info, r *game.Rand, easy bool) game.Move {
 
 // InfoFromView builds the Info of a view's observer.
 func InfoFromView(v *pisyedili.View) *Info {
-	in := &Info{NextSize: 99, MinOpp: 99, Opening: v.Phase == "opening"}
-	for _, t := range v.Hand {
-		if c, err := std.Parse(t); err == nil {
-			in.Hand = append(in.Hand, c)
-		}
+	in := &Info{NextSize: 99, MinOpp: 99, Opening: v.Stage == pisyedili.PhaseOpening}
+	if v.Hand.Len() > 0 {
+		in.Hand = v.Hand.List(make([]game.Card, 0, v.Hand.Len()))
 	}
 	n := len(v.HandSizes)
 	if me := int(v.Seat); me >= 0 && n > 0 {
@@ -157,7 +155,7 @@ func InfoFromView(v *pisyedili.View) *Info {
 		}
 	}
 	if v.Chain != nil {
-		in.ChainKind = v.Chain.Kind
+		in.ChainKind = v.Chain.Kind.String()
 	}
 	return in
 }
@@ -203,7 +201,7 @@ func NewDomain(gv game.View) ismcts.Domain {
 	if !ok {
 		return ismcts.NewGeneric()
 	}
-	d := &Domain{view: v, rounds: len(v.Finished)}
+	d := &Domain{view: v, rounds: len(v.RoundScores)}
 	if v.Ending != nil {
 		d.finisher, d.finishMul = v.Ending.Finisher, v.Ending.Multiplier
 	}

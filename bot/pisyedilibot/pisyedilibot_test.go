@@ -156,3 +156,56 @@ func TestHardDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestInfoFromView: the rule-based player's Info comes from the view's
+// typed fields and agrees with the state: the observer's cards (both copies
+// of a face), the next player's and the smallest opponent's hand sizes, the
+// opening round and a pending chain's kind.
+func TestInfoFromView(t *testing.T) {
+	st, _ := pisyedili.Engine{}.New(game.Options{"players": "4", "hands": "1"})
+	s := st.(*pisyedili.State)
+	r := game.NewRand(21)
+	var buf []game.Move
+	chains, openings := 0, 0
+	for step := 0; step < 3000 && !s.Over(); step++ {
+		if s.ChancePending() {
+			s.RollChance(&r)
+			continue
+		}
+		me := s.Turn()
+		in := pisyedilibot.InfoFromView(s.View(me).(*pisyedili.View))
+		if got, want := game.Standard.FormatSorted(in.Hand), game.Standard.FormatSorted(s.HandCards(me, nil)); got != want {
+			t.Fatalf("step %d: Info hand %s, seat %d holds %s", step, got, me, want)
+		}
+		minOpp := 99
+		for p := game.Seat(0); p < 4; p++ {
+			if p != me {
+				minOpp = min(minOpp, s.HandSize(p))
+			}
+		}
+		kind, _ := s.Chain()
+		switch {
+		case in.NextSize != s.HandSize((me+1)%4) || in.MinOpp != minOpp:
+			t.Fatalf("step %d: next %d min %d, want %d %d", step, in.NextSize, in.MinOpp, s.HandSize((me+1)%4), minOpp)
+		case in.Opening != s.InOpening() || in.ChainKind != kind:
+			t.Fatalf("step %d: opening %v chain %q, want %v %q", step, in.Opening, in.ChainKind, s.InOpening(), kind)
+		}
+		if kind != "" {
+			chains++
+		}
+		if in.Opening {
+			openings++
+		}
+		buf = s.Legal(me, buf[:0])
+		m := buf[r.IntN(len(buf))]
+		if len(buf) > 1 && buf[len(buf)-1].Op == pisyedili.OpDraw {
+			m = buf[r.IntN(len(buf)-1)]
+		}
+		if err := s.Apply(me, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if chains == 0 || openings == 0 {
+		t.Fatalf("%d positions with a chain, %d in the opening round", chains, openings)
+	}
+}

@@ -190,44 +190,39 @@ func discardScore(i int, in *Info, easy bool) float64 {
 // InfoFromView builds the Info of a view's observer.
 func InfoFromView(v *rum500.View) *Info {
 	in := &Info{Known: true, OppMin: 99}
-	parse := func(ts []string) []int {
-		var out []int
-		for _, t := range ts {
-			if c, err := std.Parse(t); err == nil {
-				out = append(out, std.Index(c))
-			}
-		}
-		return out
+	if v.HasHand() {
+		in.Hand = v.Hand.Indices(nil)
 	}
-	in.Hand = parse(v.Hand)
-	in.Pile = parse(v.Pile)
+	for _, c := range v.Pile {
+		in.Pile = append(in.Pile, std.Index(c))
+	}
 	n := v.Players
 	if v.Seat >= 0 && n > 0 {
-		next := (v.Seat + 1) % n
+		next := (int(v.Seat) + 1) % n
 		if next < len(v.Known) {
-			in.NextKnow = parse(v.Known[next])
+			in.NextKnow = v.Known[next].Indices(nil)
 		}
 		for k, sz := range v.HandSizes {
-			if k != v.Seat && sz < in.OppMin {
+			if k != int(v.Seat) && sz < in.OppMin {
 				in.OppMin = sz
 			}
 		}
 	}
 	// Faces the melds on the table accept: the next rank at either end of a
 	// run, the missing suits of a set.
-	for _, md := range v.Melds {
-		st := parse(md.Stands)
-		if len(st) == 0 {
+	for k := range v.Melds {
+		md := &v.Melds[k]
+		if len(md.Stands) == 0 {
 			continue
 		}
-		if md.Kind == "set" {
-			r := st[0] % 13
+		if !md.Run {
+			r := std.Index(md.Stands[0]) % 13
 			for s := 0; s < 4; s++ {
 				in.Accept |= game.Bit(s*13 + r)
 			}
 			continue
 		}
-		lo, hi := st[0], st[len(st)-1]
+		lo, hi := std.Index(md.Stands[0]), std.Index(md.Stands[len(md.Stands)-1])
 		suit := lo / 13
 		if lo%13 > 0 {
 			in.Accept |= game.Bit(lo - 1)

@@ -2,6 +2,8 @@ package rum500bot_test
 
 import (
 	"context"
+	"reflect"
+	"strings"
 	"testing"
 
 	"cardroom/bot"
@@ -62,5 +64,73 @@ func TestChooseMeldsAndDiscards(t *testing.T) {
 	}
 	if m := rum500bot.Choose(legal[1:], in, &r, false); m != disc("KC") {
 		t.Fatalf("chose %s, want discard KC", rum500.FormatMove(m))
+	}
+}
+
+// TestInfoFromView reads a view's typed fields: the observer's hand, the
+// pile, what the next seat is known to hold, the smallest opponent hand and
+// the faces the melds on the table accept.
+func TestInfoFromView(t *testing.T) {
+	st, err := rum500.Engine{}.New(game.Options{"players": "3", "top_discard_free": "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hands := []string{"9S KH 2D 3D 5C 6C 7C", "AS 2S 3S 4H 5H 6H 8D", "10S JS QS 9H 10H JH QD"}
+	used := map[game.Card]bool{card(t, "4D"): true}
+	deal := "deal"
+	for i, h := range hands {
+		deal += "\n" + string(rune('0'+i)) + ": " + h
+		cs, err := game.Standard.ParseList(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			used[c] = true
+		}
+	}
+	deal += "\nup 4D\nstock"
+	for i := 0; i < 52; i++ {
+		if c := game.Standard.Card(i); !used[c] {
+			deal += " " + game.Standard.Format(c)
+		}
+	}
+	for _, ch := range []string{"dealer 2", deal} {
+		if err := st.ApplyChance(ch); err != nil {
+			t.Fatalf("%q: %v", ch, err)
+		}
+	}
+	for _, mv := range []struct {
+		seat game.Seat
+		text string
+	}{{0, "take 4D meld 2D 3D 4D"}, {0, "meld 5C 6C 7C"}, {0, "discard KH"}, {1, "take KH"}, {1, "discard 8D"}} {
+		m, err := st.ParseMove(mv.text)
+		if err == nil {
+			err = st.Apply(mv.seat, m)
+		}
+		if err != nil {
+			t.Fatalf("%d %s: %v", mv.seat, mv.text, err)
+		}
+	}
+	idx := func(list string) []int {
+		var out []int
+		for _, f := range strings.Fields(list) {
+			out = append(out, game.Standard.Index(card(t, f)))
+		}
+		return out
+	}
+	in := rum500bot.InfoFromView(st.View(0).(*rum500.View))
+	if !reflect.DeepEqual(in.Hand, idx("9S")) || !reflect.DeepEqual(in.Pile, idx("8D")) || !reflect.DeepEqual(in.NextKnow, idx("KH")) || in.OppMin != 7 || !in.Known {
+		t.Errorf("info %+v", in)
+	}
+	var accept game.Mask
+	for _, i := range idx("AD 5D 4C 8C") {
+		accept |= game.Bit(i)
+	}
+	if in.Accept != accept {
+		t.Errorf("accepted faces %s, want %s", in.Accept.Format(game.Standard), accept.Format(game.Standard))
+	}
+	// A spectator has no hand and no neighbour.
+	if sp := rum500bot.InfoFromView(st.View(game.Spectator).(*rum500.View)); sp.Hand != nil || sp.NextKnow != nil || sp.OppMin != 99 || sp.Accept != accept {
+		t.Errorf("spectator info %+v", sp)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"cardroom/games"
 	"cardroom/record"
 	"cardroom/store"
+	"cardroom/table"
 )
 
 func init() {
@@ -207,26 +208,6 @@ func replayLog(meta store.Table, events []record.Entry) error {
 	return nil
 }
 
-// tableRecord is a copy of table.Record (table/table.go): the record of a
-// table is its row's tags and its log.
-func tableRecord(meta store.Table, events []record.Entry) *record.Record {
-	r := &record.Record{}
-	r.Set("Game", meta.Game)
-	r.Set("Options", meta.Options)
-	for i, s := range meta.Seats {
-		r.Set(fmt.Sprintf("Seat%d", i), s.Name)
-	}
-	r.Set("Date", meta.Created.UTC().Format("2006-01-02"))
-	r.Set("Table", meta.ID)
-	res := meta.Result
-	if res == "" {
-		res = "*"
-	}
-	r.Set("Result", res)
-	r.Entries = append([]record.Entry(nil), events...)
-	return r
-}
-
 // doctorShow prints one table: row, seats, then its log as a record.
 func doctorShow(ctx context.Context, st store.Store, id string, asJSON bool, stdout, stderr io.Writer) int {
 	dt, meta, events, rowErr := checkTable(ctx, st, id)
@@ -243,7 +224,7 @@ func doctorShow(ctx context.Context, st store.Store, id string, asJSON bool, std
 		}
 		d.Seats = meta.Seats
 		if events != nil {
-			d.Record = tableRecord(*meta, events).String()
+			d.Record = table.Record(*meta, events).String()
 			for i, e := range events {
 				d.Log = append(d.Log, doctorEvent{Seq: i, Chance: e.Chance, Seat: int(e.Seat), Text: e.Text})
 			}

@@ -9,27 +9,19 @@ import (
 	"cardroom/game"
 )
 
-// header is implemented by views that embed game.Header.
-type header interface{ Head() *game.Header }
-
 // CheckHeader checks the shared header of every observer's view of st
 // against the state, through the contract alone: the observer, the number
 // of players, the seats to act, one hand size and one total per seat, the
 // totals and finished rounds' scores of Result, a phase ("over" exactly when
 // the game is over), a round counter consistent with the finished rounds,
 // and the same values under the same JSON names at the top of the view's
-// JSON. It returns the first problem found, or "" (also for an engine whose
-// views have no header).
+// JSON. It returns the first problem found, or "".
 func CheckHeader(st game.State) string {
 	res := st.Result()
 	toAct := st.ToAct(nil)
 	for o := game.Spectator; int(o) < st.Seats(); o++ {
 		v := st.View(o)
-		hv, ok := v.(header)
-		if !ok {
-			return ""
-		}
-		h := hv.Head()
+		h := v.Head()
 		switch {
 		case h.Seat != o || v.Observer() != o:
 			return fmt.Sprintf("view of %d: observer %d", o, h.Seat)

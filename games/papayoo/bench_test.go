@@ -1,6 +1,7 @@
 package papayoo
 
 import (
+	"encoding/json"
 	"testing"
 
 	"cardroom/game"
@@ -157,3 +158,45 @@ func BenchmarkSample(b *testing.B) {
 }
 
 var cloneSink game.State
+
+// BenchmarkView: the view of the seat to play mid-round (built on every
+// broadcast of the server), and the same view marshalled to JSON.
+func BenchmarkView(b *testing.B) {
+	ps := benchPositions(b)
+	b.Run("Build", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			s := ps[i&63]
+			viewSink = s.View(game.Seat(s.turn))
+			i++
+		}
+	})
+	b.Run("JSON", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			s := ps[i&63]
+			out, err := json.Marshal(s.View(game.Seat(s.turn)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			jsonSink = out
+			i++
+		}
+	})
+	b.Run("AppendJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			s := ps[i&63]
+			jsonSink = s.view(game.Seat(s.turn)).AppendJSON(jsonSink[:0])
+			i++
+		}
+	})
+}
+
+var (
+	viewSink game.View
+	jsonSink []byte
+)

@@ -303,7 +303,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		return nil, err
 	}
 	n := int(s.n)
-	if v.Players != n || len(v.Totals) != n || v.Round < 0 || v.Round > int(s.rounds) || v.Dealer < -1 || v.Dealer >= n {
+	if v.Players != n || len(v.Totals) != n || v.Round < 0 || v.Round > int(s.rounds) || v.Dealer < -1 || int(v.Dealer) >= n {
 		return nil, sampleErr("inconsistent view header")
 	}
 	obs := int(v.Seat)
@@ -313,8 +313,8 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	s.round = v.Round
 	s.dealer = int8(v.Dealer)
 	// Scores and totals.
-	fin := len(v.Scores)
-	for _, row := range v.Scores {
+	fin := len(v.RoundScores)
+	for _, row := range v.RoundScores {
 		if len(row) != n {
 			return nil, sampleErr("bad round scores")
 		}
@@ -330,7 +330,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	for k := 0; k < keep; k++ {
 		var row [8]int16
 		for i := 0; i < n; i++ {
-			row[i] = int16(v.Scores[k][i])
+			row[i] = int16(v.RoundScores[k][i])
 		}
 		if k < histFixed {
 			s.hist[k] = row
@@ -341,7 +341,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	for i := 0; i < n; i++ {
 		s.totals[i] = int32(v.Totals[i])
 		if lastPlayed {
-			s.totals[i] -= int32(v.Scores[fin-1][i])
+			s.totals[i] -= int32(v.RoundScores[fin-1][i])
 		}
 	}
 	switch v.Phase {
@@ -363,15 +363,11 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		return nil, sampleErr("no dealer or round")
 	}
 	if v.Phase == PhaseRoundOver {
-		s.dealer = int8((v.Dealer + n - 1) % n)
+		s.dealer = int8((int(v.Dealer) + n - 1) % n)
 	}
 	own := game.Mask(0)
 	if obs >= 0 {
-		m, err := parseCardSet(v.Hand)
-		if err != nil {
-			return nil, sampleErr("hand: %v", err)
-		}
-		own = m
+		own = v.Hand
 	}
 	if own&^s.deck != 0 {
 		return nil, sampleErr("hand holds cards not in play")
@@ -387,7 +383,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	}
 	var myPass, received game.Mask
 	if obs >= 0 && passed&(1<<uint(obs)) != 0 {
-		if myPass, err = parseCardSet(v.MyPass); err != nil || myPass.Count() != int(s.ks) {
+		if myPass = v.MyPass; myPass.Count() != int(s.ks) {
 			return nil, sampleErr("bad own pass")
 		}
 	}
@@ -436,37 +432,39 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		return nil, sampleErr("pass not complete after the pass phase")
 	}
 	if obs >= 0 {
-		if received, err = parseCardSet(v.Received); err != nil || received.Count() != int(s.ks) {
+		if received = v.Received; received.Count() != int(s.ks) {
 			return nil, sampleErr("bad received cards")
-		}
-	}
-	var seq []int // card indices in play order
-	var leaders []int
-	for _, t := range v.Tricks {
-		if len(t.Cards) != n {
-			return nil, sampleErr("a completed trick without %d cards", n)
-		}
-		leaders = append(leaders, t.Leader)
-		for _, c := range t.Cards {
-			i, err := parseCard(c)
-			if err != nil {
-				return nil, sampleErr("trick: %v", err)
-			}
-			seq = append(seq, i)
 		}
 	}
 	if len(v.Tricks) > H {
 		return nil, sampleErr("too many tricks")
 	}
+	var seqBuf [60]int
+	var leadBuf [21]int
+	seq := seqBuf[:0]      // card indices in play order
+	leaders := leadBuf[:0] // leader of each trick
+	for _, t := range v.Tricks {
+		if len(t.Cards) != n {
+			return nil, sampleErr("a completed trick without %d cards", n)
+		}
+		leaders = append(leaders, int(t.Leader))
+		for _, c := range t.Cards {
+			i := int(idxOfCrd[c])
+			if i < 0 {
+				return nil, sampleErr("trick: card %d is not a Papayoo card", c)
+			}
+			seq = append(seq, i)
+		}
+	}
 	if v.Phase == PhasePlay {
 		if len(v.Trick.Cards) >= n {
 			return nil, sampleErr("current trick too long")
 		}
-		leaders = append(leaders, v.Trick.Leader)
+		leaders = append(leaders, int(v.Trick.Leader))
 		for _, c := range v.Trick.Cards {
-			i, err := parseCard(c)
-			if err != nil {
-				return nil, sampleErr("trick: %v", err)
+			i := int(idxOfCrd[c])
+			if i < 0 {
+				return nil, sampleErr("trick: card %d is not a Papayoo card", c)
 			}
 			seq = append(seq, i)
 		}
@@ -550,22 +548,17 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	if s.hands != post {
 		return nil, sampleErr("pass reconstruction failed")
 	}
+	su, rolled := v.Die()
 	if v.Phase == PhaseDie {
-		if v.Die != "" {
+		if rolled {
 			return nil, sampleErr("die shown before the roll")
 		}
 		return s, nil
 	}
-	die := -1
-	for i, l := range suitName[:4] {
-		if v.Die == l {
-			die = i
-		}
+	if !rolled || su >= game.Payoo || v.Papayoo != game.NewCard(su, 7) {
+		return nil, sampleErr("bad die and Papayoo %q", cardText(v.Papayoo))
 	}
-	if die < 0 {
-		return nil, sampleErr("bad die %q", v.Die)
-	}
-	s.setDie(die)
+	s.setDie(int(su))
 	for k, i := range seq {
 		if k%n == 0 && int(s.turn) != leaders[k/n] {
 			return nil, sampleErr("trick %d led by %d, not by the previous winner %d", k/n+1, leaders[k/n], s.turn)

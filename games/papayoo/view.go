@@ -1,72 +1,82 @@
 package papayoo
 
 import (
+	"encoding/json"
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"cardroom/game"
 )
 
 // Phase names in views.
 const (
-	PhaseDealer    = "dealer"     // waiting for the random first dealer (chance)
-	PhaseDeal      = "deal"       // waiting for the first deal (chance)
-	PhasePass      = "pass"       // the seats pass, simultaneously
-	PhaseDie       = "die"        // waiting for the die (chance)
-	PhasePlay      = "play"       // trick play
-	PhaseRoundOver = "round_over" // a round has been scored; waiting for the next deal (chance)
-	PhaseOver      = "over"       // the game has ended
+	PhaseDealer    = "dealer"       // waiting for the random first dealer (chance)
+	PhaseDeal      = "deal"         // waiting for the first deal (chance)
+	PhasePass      = "pass"         // the seats pass, simultaneously
+	PhaseDie       = "die"          // waiting for the die (chance)
+	PhasePlay      = "play"         // trick play
+	PhaseRoundOver = "round_over"   // a round has been scored; waiting for the next deal (chance)
+	PhaseOver      = game.PhaseOver // the game has ended
 )
 
 // View is what one observer knows: its own hand, its own pass and what it
 // received, and the public history of the round (every trick, the voids it
 // showed, the points taken), the scores and whose turn it is. A spectator's
 // view has the public parts only.
+//
+// The fields are typed (masks in the game.PapayooDeck layout, cards, seats);
+// card texts are produced only by MarshalJSON and String. In the header,
+// RoundCount is R (the rounds option), Round the current (or just finished)
+// round, and RoundScores the finished rounds' points.
 type View struct {
-	Seat      game.Seat    `json:"observer"` // the observer, or game.Spectator (-1)
-	Options   game.Options `json:"options"`
-	Players   int          `json:"players"`
-	HandSize  int          `json:"hand_size"` // H, cards dealt per hand
-	PassSize  int          `json:"pass_size"` // K, cards passed
-	Rounds    int          `json:"rounds"`    // R
-	Round     int          `json:"round"`     // current (or just finished) round, 1-based; 0 before the first deal
-	Phase     string       `json:"phase"`
-	Dealer    int          `json:"dealer"` // -1 before the first dealer is drawn
-	ToAct     []int        `json:"to_act"`
-	Hand      []string     `json:"hand"`       // the observer's hand; nil for a spectator
-	HandSizes []int        `json:"hand_sizes"` // cards in each seat's hand
-	Passed    []bool       `json:"passed"`     // seats that have submitted their pass this round
-	MyPass    []string     `json:"my_pass"`    // the observer's own pass, once submitted
-	Received  []string     `json:"received"`   // the cards the observer received, once the pass resolved
-	Die       string       `json:"die"`        // "S", "H", "D" or "C" once rolled
-	Papayoo   string       `json:"papayoo"`    // the 40-point seven once the die is rolled
-	Trick     Trick        `json:"trick"`      // the current trick (Leader -1 outside trick play)
-	Tricks    []Trick      `json:"tricks"`     // the completed tricks of the round
-	Voids     [][]string   `json:"voids"`      // per seat, the suits it has shown void in this round
-	Points    []int        `json:"points"`     // points taken so far this round
-	Scores    [][]int      `json:"round_scores"`
-	Totals    []int        `json:"totals"`
-	Winners   []int        `json:"winners"` // once the game is over
+	game.Header
+	Options  game.Options
+	HandSize int       // H, cards dealt per hand
+	PassSize int       // K, cards passed
+	Dealer   game.Seat // -1 before the first dealer is drawn
+	// Hand is the observer's hand (0 for a spectator, whose JSON hand is null).
+	Hand game.Mask
+	// Passed tells which seats have submitted their pass this round.
+	Passed []bool
+	// MyPass is the observer's own pass once submitted, else 0 (JSON null).
+	MyPass game.Mask
+	// Received is what the observer received once the pass has resolved,
+	// else 0 (JSON null).
+	Received game.Mask
+	// Papayoo is the 40-point seven once the die is rolled (its suit is the
+	// die's), game.NoCard before.
+	Papayoo game.Card
+	Trick   Trick   // the current trick (Leader -1 and no Cards outside trick play)
+	Tricks  []Trick // the completed tricks of the round
+	Voids   []Suits // per seat, the suits it has shown void in this round
+	Points  []int   // points taken so far this round
+	Winners []game.Seat
 }
 
 // Trick is one trick: the cards in play order from the leader (seat
 // (Leader+i) mod N played Cards[i]); Winner is -1 while it is open.
 type Trick struct {
-	Leader int      `json:"leader"`
-	Cards  []string `json:"cards"`
-	Winner int      `json:"winner"`
-	Points int      `json:"points"`
+	Leader game.Seat
+	Cards  []game.Card
+	Winner game.Seat
+	Points int
 }
 
-// Observer implements game.View.
-func (v *View) Observer() game.Seat { return v.Seat }
+// Suits is a set of suits, one bit per game.Suit (S H D C P).
+type Suits uint8
 
-func maskStrings(m game.Mask) []string {
-	out := make([]string, 0, m.Count())
-	for ; m != 0; m &= m - 1 {
-		out = append(out, cardName[m.Lowest()])
+// Has reports whether su is in the set.
+func (x Suits) Has(su game.Suit) bool { return su < 8 && x&(1<<su) != 0 }
+
+// Die is the die's suit once it is rolled.
+func (v *View) Die() (game.Suit, bool) {
+	if v.Papayoo == game.NoCard {
+		return 0, false
 	}
-	return out
+	return v.Papayoo.Suit(), true
 }
 
 func (s *State) phaseName() string {
@@ -96,90 +106,430 @@ func (s *State) view(obs game.Seat) *View {
 	if obs < 0 || int(obs) >= n {
 		obs = game.Spectator
 	}
+	fin := s.finishedRounds()
+	// One backing array for the per-seat counts and the finished rounds.
+	ints := make([]int, 3*n+fin*n)
 	v := &View{
-		Seat:      obs,
-		Options:   s.opts.Clone(),
-		Players:   n,
-		HandSize:  int(s.hs),
-		PassSize:  int(s.ks),
-		Rounds:    int(s.rounds),
-		Round:     int(s.round),
-		Phase:     s.phaseName(),
-		Dealer:    int(s.dealer),
-		ToAct:     []int{},
-		HandSizes: make([]int, n),
-		Passed:    make([]bool, n),
-		Trick:     Trick{Leader: -1, Winner: -1},
-		Tricks:    []Trick{},
-		Voids:     make([][]string, n),
-		Points:    make([]int, n),
-		Scores:    [][]int{},
-		Totals:    make([]int, n),
+		Header: game.Header{
+			Seat:        obs,
+			Players:     n,
+			Phase:       s.phaseName(),
+			HandSizes:   ints[0:n:n],
+			Totals:      ints[n : 2*n : 2*n],
+			Round:       int(s.round),
+			RoundCount:  int(s.rounds),
+			RoundScores: make([][]int, fin),
+		},
+		Options:  s.opts.Clone(),
+		HandSize: int(s.hs),
+		PassSize: int(s.ks),
+		Dealer:   game.Seat(s.dealer),
+		Passed:   make([]bool, n),
+		Voids:    make([]Suits, n),
+		Points:   ints[2*n : 3*n : 3*n],
+		Trick:    Trick{Leader: -1, Winner: -1},
 	}
-	for _, a := range s.ToAct(nil) {
-		v.ToAct = append(v.ToAct, int(a))
+	if s.phase == phPass || s.phase == phPlay {
+		v.ToAct = s.ToAct(make([]game.Seat, 0, n))
 	}
 	for i := 0; i < n; i++ {
 		v.HandSizes[i] = s.hands[i].Count()
 		v.Passed[i] = s.passed&(1<<uint(i)) != 0
 		v.Points[i] = int(s.points[i])
 		v.Totals[i] = int(s.totals[i])
-		v.Voids[i] = []string{}
-		for su := 0; su < 5; su++ {
-			if s.voids[i]&(1<<uint(su)) != 0 {
-				v.Voids[i] = append(v.Voids[i], suitName[su])
-			}
-		}
+		v.Voids[i] = Suits(s.voids[i])
 	}
 	if obs >= 0 {
-		v.Hand = maskStrings(s.hands[obs])
+		v.Hand = s.hands[obs]
 		if v.Passed[obs] {
-			v.MyPass = maskStrings(s.pass[obs])
+			v.MyPass = s.pass[obs]
 			if s.phase != phPass {
-				v.Received = maskStrings(s.pass[game.Prev(obs, n)])
+				v.Received = s.pass[game.Prev(obs, n)]
 			}
 		}
 	}
 	if s.die >= 0 {
-		v.Die = suitName[s.die]
-		v.Papayoo = cardName[s.pap]
+		v.Papayoo = cardOf[s.pap]
 	}
-	for t := 0; t < int(s.tricks); t++ {
-		v.Tricks = append(v.Tricks, s.trickView(t, n))
+	nt := int(s.tricks)
+	inPlay := 0
+	if s.phase == phPlay {
+		inPlay = int(s.inTrick)
+	}
+	cards := make([]game.Card, nt*n+inPlay)
+	for k := range cards {
+		cards[k] = cardOf[s.plays[k]]
+	}
+	v.Tricks = make([]Trick, nt)
+	for t := 0; t < nt; t++ {
+		tr := Trick{Leader: game.Seat(s.leaders[t]), Winner: game.Seat(s.winners[t]), Cards: cards[t*n : (t+1)*n : (t+1)*n]}
+		for j := t * n; j < (t+1)*n; j++ {
+			c := s.plays[j]
+			tr.Points += int(payooPts[c])
+			if int8(c) == s.pap {
+				tr.Points += 40
+			}
+		}
+		v.Tricks[t] = tr
 	}
 	if s.phase == phPlay {
-		v.Trick = Trick{Leader: int(s.leader), Winner: -1, Cards: []string{}}
-		start := int(s.tricks) * n
-		for j := 0; j < int(s.inTrick); j++ {
-			v.Trick.Cards = append(v.Trick.Cards, cardName[s.plays[start+j]])
-		}
+		v.Trick = Trick{Leader: game.Seat(s.leader), Winner: -1, Cards: cards[nt*n : nt*n+inPlay : nt*n+inPlay]}
 	}
-	for _, row := range s.history() {
-		r := make([]int, n)
+	rows := ints[3*n:]
+	for k := 0; k < fin; k++ {
+		var row *[8]int16
+		if k < histFixed {
+			row = &s.hist[k]
+		} else {
+			row = &s.histMore[k-histFixed]
+		}
+		r := rows[k*n : (k+1)*n : (k+1)*n]
 		for i := range r {
 			r[i] = int(row[i])
 		}
-		v.Scores = append(v.Scores, r)
+		v.RoundScores[k] = r
 	}
 	if s.phase == phOver {
-		for _, w := range s.winners_() {
-			v.Winners = append(v.Winners, int(w))
-		}
+		v.Winners = s.winners_()
 	}
 	return v
 }
 
-func (s *State) trickView(t, n int) Trick {
-	tr := Trick{Leader: int(s.leaders[t]), Winner: int(s.winners[t]), Cards: make([]string, n)}
-	for j := 0; j < n; j++ {
-		c := s.plays[t*n+j]
-		tr.Cards[j] = cardName[c]
-		tr.Points += int(payooPts[c])
-		if int8(c) == s.pap {
-			tr.Points += 40
+// appendCards appends the cards of m, in sort order, as a JSON list.
+func appendCards(b []byte, m game.Mask) []byte {
+	b = append(b, '[')
+	for first := true; m != 0; m &= m - 1 {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, '"')
+		b = append(b, cardName[m.Lowest()]...)
+		b = append(b, '"')
+	}
+	return append(b, ']')
+}
+
+// appendCardsOrNull appends a card list, or null for the zero mask.
+func appendCardsOrNull(b []byte, m game.Mask) []byte {
+	if m == 0 {
+		return append(b, "null"...)
+	}
+	return appendCards(b, m)
+}
+
+// cardText is a card's canonical text ("" for a card outside the deck).
+func cardText(c game.Card) string {
+	if i := idxOfCrd[c]; i >= 0 {
+		return cardName[i]
+	}
+	return ""
+}
+
+func appendInts(b []byte, xs []int) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
+}
+
+func appendSeats(b []byte, xs []game.Seat) []byte {
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
+}
+
+// appendString appends s as a JSON string, exactly as encoding/json writes
+// it (which it does itself for the rare strings that need escaping).
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= utf8.RuneSelf {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
 		}
 	}
-	return tr
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+func (t *Trick) appendJSON(b []byte) []byte {
+	b = append(b, `{"leader":`...)
+	b = strconv.AppendInt(b, int64(t.Leader), 10)
+	b = append(b, `,"cards":`...)
+	if t.Cards == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for j, c := range t.Cards {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, cardText(c))
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"winner":`...)
+	b = strconv.AppendInt(b, int64(t.Winner), 10)
+	b = append(b, `,"points":`...)
+	b = strconv.AppendInt(b, int64(t.Points), 10)
+	return append(b, '}')
+}
+
+// MarshalJSON writes a trick with its cards in canonical notation.
+func (t Trick) MarshalJSON() ([]byte, error) { return t.appendJSON(nil), nil }
+
+// UnmarshalJSON reads a trick written by MarshalJSON.
+func (t *Trick) UnmarshalJSON(data []byte) error {
+	var j struct {
+		Leader game.Seat `json:"leader"`
+		Cards  []string  `json:"cards"`
+		Winner game.Seat `json:"winner"`
+		Points int       `json:"points"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*t = Trick{Leader: j.Leader, Winner: j.Winner, Points: j.Points}
+	if j.Cards != nil {
+		t.Cards = make([]game.Card, len(j.Cards))
+		for k, c := range j.Cards {
+			i, err := parseCard(c)
+			if err != nil {
+				return err
+			}
+			t.Cards[k] = cardOf[i]
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes the view in the protocol's JSON (snake_case names,
+// cards in canonical notation, the header's fields at the top level).
+func (v View) MarshalJSON() ([]byte, error) { return v.AppendJSON(make([]byte, 0, 1536)), nil }
+
+// AppendJSON appends the view's JSON (the bytes of MarshalJSON) to b. It is
+// the fast path for callers that write views themselves: encoding/json
+// re-scans a Marshaler's output, which costs more than writing it.
+func (v *View) AppendJSON(b []byte) []byte {
+	b = append(b, `{"observer":`...)
+	b = strconv.AppendInt(b, int64(v.Seat), 10)
+	b = append(b, `,"options":`...)
+	if v.Options == nil {
+		b = append(b, "null"...)
+	} else {
+		keys := make([]string, 0, len(v.Options))
+		for k := range v.Options {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+			b = append(b, ':')
+			b = appendString(b, v.Options[k])
+		}
+		b = append(b, '}')
+	}
+	b = append(b, `,"players":`...)
+	b = strconv.AppendInt(b, int64(v.Players), 10)
+	b = append(b, `,"hand_size":`...)
+	b = strconv.AppendInt(b, int64(v.HandSize), 10)
+	b = append(b, `,"pass_size":`...)
+	b = strconv.AppendInt(b, int64(v.PassSize), 10)
+	b = append(b, `,"round_count":`...)
+	b = strconv.AppendInt(b, int64(v.RoundCount), 10)
+	b = append(b, `,"round":`...)
+	b = strconv.AppendInt(b, int64(v.Round), 10)
+	b = append(b, `,"phase":`...)
+	b = appendString(b, v.Phase)
+	b = append(b, `,"dealer":`...)
+	b = strconv.AppendInt(b, int64(v.Dealer), 10)
+	b = append(b, `,"to_act":`...)
+	b = appendSeats(b, v.ToAct)
+	b = append(b, `,"hand":`...)
+	if v.Seat < 0 {
+		b = append(b, "null"...)
+	} else {
+		b = appendCards(b, v.Hand)
+	}
+	b = append(b, `,"hand_sizes":`...)
+	b = appendInts(b, v.HandSizes)
+	b = append(b, `,"passed":[`...)
+	for i, p := range v.Passed {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendBool(b, p)
+	}
+	b = append(b, `],"my_pass":`...)
+	b = appendCardsOrNull(b, v.MyPass)
+	b = append(b, `,"received":`...)
+	b = appendCardsOrNull(b, v.Received)
+	b = append(b, `,"die":"`...)
+	if su, ok := v.Die(); ok {
+		b = append(b, su.Letter())
+	}
+	b = append(b, `","papayoo":`...)
+	b = appendString(b, cardText(v.Papayoo))
+	b = append(b, `,"trick":`...)
+	b = v.Trick.appendJSON(b)
+	b = append(b, `,"tricks":[`...)
+	for i := range v.Tricks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = v.Tricks[i].appendJSON(b)
+	}
+	b = append(b, `],"voids":[`...)
+	for i, x := range v.Voids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = x.appendJSON(b)
+	}
+	b = append(b, `],"points":`...)
+	b = appendInts(b, v.Points)
+	b = append(b, `,"round_scores":[`...)
+	for i, r := range v.RoundScores {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendInts(b, r)
+	}
+	b = append(b, `],"totals":`...)
+	b = appendInts(b, v.Totals)
+	b = append(b, `,"winners":`...)
+	if v.Winners == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendSeats(b, v.Winners)
+	}
+	return append(b, '}')
+}
+
+func (x Suits) appendJSON(b []byte) []byte {
+	b = append(b, '[')
+	first := true
+	for su := game.Spades; su <= game.Payoo; su++ {
+		if x.Has(su) {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = append(b, '"', su.Letter(), '"')
+		}
+	}
+	return append(b, ']')
+}
+
+// MarshalJSON writes the suits as a list of letters in S H D C P order.
+func (x Suits) MarshalJSON() ([]byte, error) { return x.appendJSON(nil), nil }
+
+// UnmarshalJSON reads a list of suit letters.
+func (x *Suits) UnmarshalJSON(data []byte) error {
+	var ls []string
+	if err := json.Unmarshal(data, &ls); err != nil {
+		return err
+	}
+	*x = 0
+	for _, l := range ls {
+		su, ok := suitOfLetter(l)
+		if !ok {
+			return fmt.Errorf("papayoo: bad suit %q", l)
+		}
+		*x |= 1 << su
+	}
+	return nil
+}
+
+func suitOfLetter(l string) (game.Suit, bool) {
+	for i, n := range suitName {
+		if n == l {
+			return game.Suit(i), true
+		}
+	}
+	return 0, false
+}
+
+// UnmarshalJSON reads a view written by MarshalJSON (the tools and the
+// fuzz tests decode views; the engine itself never does).
+func (v *View) UnmarshalJSON(data []byte) error {
+	var j struct {
+		game.Header
+		Options  game.Options `json:"options"`
+		HandSize int          `json:"hand_size"`
+		PassSize int          `json:"pass_size"`
+		Dealer   game.Seat    `json:"dealer"`
+		Hand     []string     `json:"hand"`
+		Passed   []bool       `json:"passed"`
+		MyPass   []string     `json:"my_pass"`
+		Received []string     `json:"received"`
+		Die      string       `json:"die"`
+		Papayoo  string       `json:"papayoo"`
+		Trick    Trick        `json:"trick"`
+		Tricks   []Trick      `json:"tricks"`
+		Voids    []Suits      `json:"voids"`
+		Points   []int        `json:"points"`
+		Winners  []game.Seat  `json:"winners"`
+	}
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	w := View{Header: j.Header, Options: j.Options, HandSize: j.HandSize, PassSize: j.PassSize, Dealer: j.Dealer,
+		Passed: j.Passed, Trick: j.Trick, Tricks: j.Tricks, Voids: j.Voids, Points: j.Points, Winners: j.Winners, Papayoo: game.NoCard}
+	var err error
+	if w.Hand, err = parseCardSet(j.Hand); err != nil {
+		return err
+	}
+	if w.MyPass, err = parseCardSet(j.MyPass); err != nil {
+		return err
+	}
+	if w.Received, err = parseCardSet(j.Received); err != nil {
+		return err
+	}
+	if j.Die != "" || j.Papayoo != "" {
+		su, ok := suitOfLetter(j.Die)
+		i, err := parseCard(j.Papayoo)
+		if !ok || su >= game.Payoo || err != nil || cardOf[i] != game.NewCard(su, 7) {
+			return fmt.Errorf("papayoo: die %q and Papayoo %q disagree", j.Die, j.Papayoo)
+		}
+		w.Papayoo = cardOf[i]
+	}
+	*v = w
+	return nil
+}
+
+// writeCards writes the cards of m in sort order, separated by spaces.
+func writeCards(b *strings.Builder, m game.Mask) {
+	for first := true; m != 0; m &= m - 1 {
+		if !first {
+			b.WriteByte(' ')
+		}
+		first = false
+		b.WriteString(cardName[m.Lowest()])
+	}
+}
+
+func writeCardList(b *strings.Builder, cs []game.Card) {
+	for j, c := range cs {
+		if j > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(cardText(c))
+	}
 }
 
 // String implements game.View: a text rendering for people.
@@ -189,20 +539,26 @@ func (v *View) String() string {
 	if v.Seat >= 0 {
 		who = fmt.Sprintf("seat %d", v.Seat)
 	}
-	fmt.Fprintf(&b, "papayoo, %d players, round %d of %d, phase %s, view of %s\n", v.Players, v.Round, v.Rounds, v.Phase, who)
+	fmt.Fprintf(&b, "papayoo, %d players, round %d of %d, phase %s, view of %s\n", v.Players, v.Round, v.RoundCount, v.Phase, who)
 	if v.Dealer >= 0 {
 		fmt.Fprintf(&b, "dealer: %d\n", v.Dealer)
 	}
-	if v.Die != "" {
-		fmt.Fprintf(&b, "die: %s (Papayoo %s = 40)\n", v.Die, v.Papayoo)
+	if su, ok := v.Die(); ok {
+		fmt.Fprintf(&b, "die: %s (Papayoo %s = 40)\n", su, cardText(v.Papayoo))
 	}
 	if v.Seat >= 0 {
-		fmt.Fprintf(&b, "hand: %s\n", strings.Join(v.Hand, " "))
-		if v.MyPass != nil {
-			fmt.Fprintf(&b, "my pass: %s\n", strings.Join(v.MyPass, " "))
+		b.WriteString("hand: ")
+		writeCards(&b, v.Hand)
+		b.WriteByte('\n')
+		if v.MyPass != 0 {
+			b.WriteString("my pass: ")
+			writeCards(&b, v.MyPass)
+			b.WriteByte('\n')
 		}
-		if v.Received != nil {
-			fmt.Fprintf(&b, "received: %s\n", strings.Join(v.Received, " "))
+		if v.Received != 0 {
+			b.WriteString("received: ")
+			writeCards(&b, v.Received)
+			b.WriteByte('\n')
 		}
 	}
 	fmt.Fprintf(&b, "hand sizes: %v\n", v.HandSizes)
@@ -210,18 +566,33 @@ func (v *View) String() string {
 		fmt.Fprintf(&b, "seats passed: %v\n", v.Passed)
 	}
 	for i, t := range v.Tricks {
-		fmt.Fprintf(&b, "trick %d: led by %d: %s; won by %d (%d points)\n", i+1, t.Leader, strings.Join(t.Cards, " "), t.Winner, t.Points)
+		fmt.Fprintf(&b, "trick %d: led by %d: ", i+1, t.Leader)
+		writeCardList(&b, t.Cards)
+		fmt.Fprintf(&b, "; won by %d (%d points)\n", t.Winner, t.Points)
 	}
 	if v.Trick.Leader >= 0 {
-		fmt.Fprintf(&b, "current trick: led by %d: %s\n", v.Trick.Leader, strings.Join(v.Trick.Cards, " "))
+		fmt.Fprintf(&b, "current trick: led by %d: ", v.Trick.Leader)
+		writeCardList(&b, v.Trick.Cards)
+		b.WriteByte('\n')
 	}
 	for i, vs := range v.Voids {
-		if len(vs) > 0 {
-			fmt.Fprintf(&b, "seat %d void in %s\n", i, strings.Join(vs, " "))
+		if vs != 0 {
+			fmt.Fprintf(&b, "seat %d void in ", i)
+			first := true
+			for su := game.Spades; su <= game.Payoo; su++ {
+				if vs.Has(su) {
+					if !first {
+						b.WriteByte(' ')
+					}
+					first = false
+					b.WriteByte(su.Letter())
+				}
+			}
+			b.WriteByte('\n')
 		}
 	}
 	fmt.Fprintf(&b, "round points: %v\n", v.Points)
-	for i, r := range v.Scores {
+	for i, r := range v.RoundScores {
 		fmt.Fprintf(&b, "round %d: %v\n", i+1, r)
 	}
 	fmt.Fprintf(&b, "totals: %v\n", v.Totals)

@@ -517,7 +517,7 @@ func TestAuditModel(t *testing.T) {
 				if err := s.Apply(game.Seat(s.turn), m); err != nil {
 					t.Fatal(err)
 				}
-				if s.chance == chShuffle {
+				if s.chance == ChanceShuffle {
 					out := s.SampleChance(&rng)
 					ref.shuffles = append(ref.shuffles, cards(t, strings.TrimPrefix(out, "shuffle ")))
 					if err := s.ApplyChance(out); err != nil {
@@ -534,12 +534,12 @@ func TestAuditModel(t *testing.T) {
 					if !reflect.DeepEqual(got, ref.points) {
 						t.Fatalf("%s: hand points %v, model %v", where, got, ref.points)
 					}
-					if s.hand == handNo && !s.Over() && s.ph != phDeal {
+					if s.hand == handNo && !s.Over() && s.ph != PhaseDeal {
 						t.Fatalf("%s: the model ended the hand, the engine did not", where)
 					}
 					continue
 				}
-				if s.ph == phDeal || s.Over() {
+				if s.ph == PhaseDeal || s.Over() {
 					t.Fatalf("%s: the engine ended the hand, the model did not", where)
 				}
 				if err := ref.compare(s); err != nil {

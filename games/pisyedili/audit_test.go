@@ -45,7 +45,7 @@ func (c auditCase) test(t *testing.T) {
 	c.check(t, s)
 }
 
-func wantTurn(t *testing.T, s *State, turn int, ph phase) {
+func wantTurn(t *testing.T, s *State, turn int, ph Phase) {
 	t.Helper()
 	if s.ChancePending() || s.turn != turn || s.ph != ph {
 		t.Fatalf("want seat %d to move in %s, got seat %d in %s (chance %q)", turn, phaseNames[ph], s.turn, phaseNames[s.ph], chanceNames[s.chance])
@@ -61,7 +61,7 @@ func wantHand(t *testing.T, s *State, p int, want string) {
 
 func TestAuditOpening(t *testing.T) {
 	opening := func(open, turn int, hands []string, stock, pile string) pos {
-		return pos{ph: phOpening, open: open, turn: turn, hands: hands, stock: stock, pile: pile}
+		return pos{ph: PhaseOpening, open: open, turn: turn, hands: hands, stock: stock, pile: pile}
 	}
 	cases := []auditCase{
 		{
@@ -78,11 +78,11 @@ func TestAuditOpening(t *testing.T) {
 			pos:   opening(2, 2, []string{"2H", "3H", "9H", "4C"}, "", "2C 3C"),
 			steps: []string{"2 draw"},
 			check: func(t *testing.T, s *State) {
-				if s.chance != chShuffle {
+				if s.chance != ChanceShuffle {
 					t.Fatalf("§10: want a reshuffle pending")
 				}
 				run(t, s, "! shuffle 2C")
-				wantTurn(t, s, 2, phOpening)
+				wantTurn(t, s, 2, PhaseOpening)
 				wantLegal(t, s, []string{"play 2C"}, "§6 a plain club arrived")
 				if s.pileN != 1 || s.suit != game.Clubs || s.rank != 3 {
 					t.Fatalf("§10: the top 3C stays")
@@ -94,7 +94,7 @@ func TestAuditOpening(t *testing.T) {
 			pos:   opening(1, 3, []string{"4H 5C 9D", "2H", "3H", "9H"}, "", "4C"),
 			steps: []string{"3 pass"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 0, phNormal)
+				wantTurn(t, s, 0, PhaseNormal)
 				if s.dead != 1 || s.suit != game.Clubs || s.rank != 4 {
 					t.Fatalf("§6/§9: dead %d, active %v %d", s.dead, s.suit, s.rank)
 				}
@@ -107,8 +107,8 @@ func TestAuditOpening(t *testing.T) {
 			pos:   opening(4, 0, []string{"9H", "2C", "3C", "4C"}, "5H 6C", ""),
 			steps: []string{"0 draw", "0 draw"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 0, phOpening)
-				if s.why != whyOpenDraw || s.dead != 0 {
+				wantTurn(t, s, 0, PhaseOpening)
+				if s.why != ReasonOpeningDraw || s.dead != 0 {
 					t.Fatalf("§6: why %s dead %d", reasonNames[s.why], s.dead)
 				}
 				wantLegal(t, s, []string{"play 6C"}, "§6 plain club drawn")
@@ -133,8 +133,8 @@ func TestAuditOpening(t *testing.T) {
 			pos:   opening(1, 3, []string{"2C 9D " + rank + "H", "2S", "3S", tc.card + " 5S"}, "2D 3D 4D 5D", "4C"),
 			steps: []string{"3 play " + tc.card},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 0, phNormal)
-				if s.chain != chainNone || s.hn[1] != 1 || s.hn[2] != 1 || s.why != whyNext {
+				wantTurn(t, s, 0, PhaseNormal)
+				if s.chain != ChainNone || s.hn[1] != 1 || s.hn[2] != 1 || s.why != ReasonNext {
 					t.Fatalf("§6: %s must have no effect (chain %d, B %d, C %d, why %s)", tc.card, s.chain, s.hn[1], s.hn[2], reasonNames[s.why])
 				}
 				wantLegal(t, s, tc.want, "§6 → §5")
@@ -154,7 +154,7 @@ func TestAuditSpecials(t *testing.T) {
 			pos:   pos{hands: []string{"AH JD 2C", "2D", "3D", "4D"}, stock: stock, pile: "9H"},
 			steps: []string{"0 play AH", "0 play JD S"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 1, phNormal)
+				wantTurn(t, s, 1, PhaseNormal)
 				if s.suit != game.Spades || s.rank != game.Jack {
 					t.Fatalf("§5: active %v %d", s.suit, s.rank)
 				}
@@ -166,12 +166,12 @@ func TestAuditSpecials(t *testing.T) {
 			pos:   pos{hands: []string{"AH JK 2C", "2D", "3H 3D", "4D"}, stock: stock + " 2H 3H 4H 5H 6H 7H 8H 9H 10H QH KH 2C 3C 4C", pile: "9H"},
 			steps: []string{"0 play AH", "0 play JK"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 1, phNormal)
-				if s.chain != chainJoker || s.chainK != 1 {
+				wantTurn(t, s, 1, PhaseNormal)
+				if s.chain != ChainJoker || s.chainK != 1 {
 					t.Fatalf("§8: want a joker chain of 1")
 				}
 				run(t, s, "1 penalty")
-				wantTurn(t, s, 2, phNormal)
+				wantTurn(t, s, 2, PhaseNormal)
 				// Transparent: hearts or aces (C holds 3H 3D plus the ace draw 3S).
 				wantLegal(t, s, []string{"play 3H", "draw"}, "§5 transparent joker over AH")
 			},
@@ -182,21 +182,21 @@ func TestAuditSpecials(t *testing.T) {
 			steps: []string{"1 play AH"},
 			check: func(t *testing.T, s *State) {
 				run(t, s, "1 play 10H")
-				wantTurn(t, s, 0, phNormal)
+				wantTurn(t, s, 0, PhaseNormal)
 			},
 		},
 		{
 			name:  "§8 ace continuation with an 8 skips next(X)",
 			pos:   pos{hands: []string{"AH 8H 2C", "2D", "3D", "4D"}, stock: stock, pile: "9H"},
 			steps: []string{"0 play AH", "0 play 8H"},
-			check: func(t *testing.T, s *State) { wantTurn(t, s, 2, phNormal) },
+			check: func(t *testing.T, s *State) { wantTurn(t, s, 2, PhaseNormal) },
 		},
 		{
 			name:  "§8 a second ace changes the suit to follow in the continuation",
 			pos:   pos{hands: []string{"AH AS 5S 5H 2C", "2D", "3D", "4D"}, stock: stock, pile: "9H"},
 			steps: []string{"0 play AH", "0 play AS"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 0, phAceContinue)
+				wantTurn(t, s, 0, PhaseAceContinue)
 				wantLegal(t, s, []string{"play 5S", "end"}, "§8 on AS")
 			},
 		},
@@ -205,7 +205,7 @@ func TestAuditSpecials(t *testing.T) {
 			pos:   pos{hands: []string{"AH 5H", "2D", "3D", "4D"}, pile: "9H"},
 			steps: []string{"0 play AH", "! shuffle 9H"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 0, phAceContinue)
+				wantTurn(t, s, 0, PhaseAceContinue)
 				wantHand(t, s, 1, "9H 2D")
 				wantHand(t, s, 2, "3D")
 				wantHand(t, s, 3, "4D")
@@ -217,7 +217,7 @@ func TestAuditSpecials(t *testing.T) {
 			pos:   pos{hands: []string{"AH 5D", "2D", "3D", "4D"}, pile: "9H"},
 			steps: []string{"0 play AH", "! shuffle 9H", "0 end"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 1, phNormal)
+				wantTurn(t, s, 1, PhaseNormal)
 				if s.dead != 0 {
 					t.Fatalf("§9: end resets the count")
 				}
@@ -227,14 +227,14 @@ func TestAuditSpecials(t *testing.T) {
 			name:  "§8 a 10 with two players: prev(X) = next(X), the opponent moves",
 			pos:   pos{opts: game.Options{"players": "2"}, hands: []string{"10H 2C", "2D"}, stock: stock, pile: "9H"},
 			steps: []string{"0 play 10H"},
-			check: func(t *testing.T, s *State) { wantTurn(t, s, 1, phNormal) },
+			check: func(t *testing.T, s *State) { wantTurn(t, s, 1, PhaseNormal) },
 		},
 		{
 			name:  "§13 ten_mode=reverse with two players: the opponent moves, direction reversed",
 			pos:   pos{opts: game.Options{"players": "2", "ten_mode": "reverse"}, hands: []string{"10H 2C", "2D 3D"}, stock: stock, pile: "9H"},
 			steps: []string{"0 play 10H"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 1, phNormal)
+				wantTurn(t, s, 1, PhaseNormal)
 				if s.dir != -1 {
 					t.Fatalf("§13: the direction is reversed")
 				}
@@ -244,14 +244,14 @@ func TestAuditSpecials(t *testing.T) {
 			name:  "§13 ten_mode=reverse: an 8 then skips counter-clockwise",
 			pos:   pos{opts: game.Options{"ten_mode": "reverse"}, hands: []string{"10H 2C", "2D", "3D", "8H 4D"}, stock: stock, pile: "9H"},
 			steps: []string{"0 play 10H", "3 play 8H"},
-			check: func(t *testing.T, s *State) { wantTurn(t, s, 1, phNormal) },
+			check: func(t *testing.T, s *State) { wantTurn(t, s, 1, PhaseNormal) },
 		},
 		{
 			name:  "§8 bounce never changes the direction: B's 10 → A, A's 10 → D, D plays → A",
 			pos:   pos{hands: []string{"10S 2C 3C", "10H 2H", "3D", "4S 9D"}, stock: stock, pile: "9H", turn: 1},
 			steps: []string{"1 play 10H", "0 play 10S", "3 play 4S"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 0, phNormal)
+				wantTurn(t, s, 0, PhaseNormal)
 				if s.dir != 1 {
 					t.Fatalf("§8: bounce keeps clockwise play")
 				}
@@ -261,7 +261,7 @@ func TestAuditSpecials(t *testing.T) {
 			name:  "§8 a 10 answering a bounce, then plain play goes clockwise from the bounced player",
 			pos:   pos{hands: []string{"5D 2C", "10D 2H", "3D", "4S 9D"}, stock: stock, pile: "9D", turn: 1},
 			steps: []string{"1 play 10D", "0 play 5D"},
-			check: func(t *testing.T, s *State) { wantTurn(t, s, 1, phNormal) },
+			check: func(t *testing.T, s *State) { wantTurn(t, s, 1, PhaseNormal) },
 		},
 		{
 			name:  "§13 jack_on_jack=false: no jack at all on a jack, not even of the named suit",
@@ -285,7 +285,7 @@ func TestAuditSpecials(t *testing.T) {
 			pos:   pos{hands: []string{"JS 2C", "JK 2H", "5S 9D 3H 2S", "2C"}, stock: stock + " 2H 3H 4H 5H 6H 7H 8H 9H 10H", pile: "5D"},
 			steps: []string{"0 play JS D", "1 play JK", "2 penalty"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 3, phNormal)
+				wantTurn(t, s, 3, PhaseNormal)
 				if s.suit != game.Diamonds || s.rank != game.Jack {
 					t.Fatalf("§5: active %v %d, want D J", s.suit, s.rank)
 				}
@@ -299,7 +299,7 @@ func TestAuditSpecials(t *testing.T) {
 				if s.chainK != 4 || s.chainCards() != 24 {
 					t.Fatalf("§8 doubling: k %d draws %d, want 24", s.chainK, s.chainCards())
 				}
-				if v := s.View(0).(*View); v.Chain == nil || v.Chain.Draw != 24 || v.Chain.Kind != "seven" {
+				if v := s.View(0).(*View); v.Chain == nil || v.Chain.Draw != 24 || v.Chain.Kind != ChainSeven {
 					t.Fatalf("view chain %+v", v.Chain)
 				}
 			},
@@ -313,7 +313,7 @@ func TestAuditSpecials(t *testing.T) {
 					t.Fatalf("§8 linear: %d, want 12", s.chainCards())
 				}
 				run(t, s, "0 penalty")
-				wantTurn(t, s, 1, phNormal)
+				wantTurn(t, s, 1, PhaseNormal)
 				if s.hn[0] != 13 || s.stockN != 0 {
 					t.Fatalf("§8: A drew %d, want 12", s.hn[0]-1)
 				}
@@ -324,7 +324,7 @@ func TestAuditSpecials(t *testing.T) {
 			pos:   pos{hands: []string{"7H 2C", "2D", "3D", "4D"}, stock: "2S", pile: "3S 4S 5S 6S 9H"},
 			steps: []string{"0 play 7H", "1 penalty", "! shuffle 4S 5S 9H 6S 3S"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 2, phNormal)
+				wantTurn(t, s, 2, PhaseNormal)
 				wantHand(t, s, 1, "2S 4S 5S 2D")
 				if s.pileN != 1 || s.pile[0] != game.NewCard(game.Hearts, 7) || s.suit != game.Hearts || s.rank != 7 || s.stockN != 3 {
 					t.Fatalf("§10: pile %d stock %d active %v %d", s.pileN, s.stockN, s.suit, s.rank)
@@ -336,7 +336,7 @@ func TestAuditSpecials(t *testing.T) {
 			pos:   pos{hands: []string{"2C 3C", "2D", "3D", "4D"}, pile: "8H 9D JS", suit: "H"},
 			steps: []string{"0 draw", "! shuffle 8H 9D"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 0, phAfterDraw)
+				wantTurn(t, s, 0, PhaseAfterDraw)
 				if s.suit != game.Hearts || s.rank != game.Jack {
 					t.Fatalf("§10: the named suit stays")
 				}
@@ -357,7 +357,7 @@ func TestAuditSpecials(t *testing.T) {
 			pos:   pos{opts: game.Options{"draw_until_playable": "true"}, hands: []string{"2C 3C", "2D", "3D", "4D"}, stock: "2D 3D", pile: "9H"},
 			steps: []string{"0 draw"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 0, phAfterDraw)
+				wantTurn(t, s, 0, PhaseAfterDraw)
 				wantHand(t, s, 0, "2D 3D 2C 3C")
 				wantLegal(t, s, []string{"pass"}, "§13 draw_until_playable")
 				run(t, s, "0 pass")
@@ -371,7 +371,7 @@ func TestAuditSpecials(t *testing.T) {
 			pos:   pos{opts: game.Options{"penalty_ends_turn": "false"}, hands: []string{"7H 2C", "2D", "3D", "4D"}, stock: "2S 3S 4S 9H", pile: "5H"},
 			steps: []string{"0 play 7H", "1 penalty", "1 draw"},
 			check: func(t *testing.T, s *State) {
-				wantTurn(t, s, 1, phAfterDraw)
+				wantTurn(t, s, 1, PhaseAfterDraw)
 				wantLegal(t, s, []string{"play 9H", "pass"}, "§13")
 			},
 		},
@@ -430,7 +430,7 @@ func TestAuditEndOfHand(t *testing.T) {
 			steps: []string{"1 play 9S"},
 			check: func(t *testing.T, s *State) {
 				r := lastResult(t, s)
-				if len(r.EndDraws[0]) != 6 || joinS(r.EndDraws[0]) != "2H 3H 4H 5H 6H JK" {
+				if r.EndDraws[0].Len() != 6 || joinS(r.EndDraws[0]) != "2H 3H 4H 5H 6H JK" {
 					t.Fatalf("§9.1: A drew %v, want 6 cards", r.EndDraws[0])
 				}
 			},
@@ -461,7 +461,7 @@ func TestAuditEndOfHand(t *testing.T) {
 			steps: []string{"1 play AS"},
 			check: func(t *testing.T, s *State) {
 				r := lastResult(t, s)
-				if r.Multiplier != 1 || r.Finisher != 1 || len(r.Hands[0]) != 1 || r.Points[0] != 2 {
+				if r.Multiplier != 1 || r.Finisher != 1 || r.Hands[0].Len() != 1 || r.Points[0] != 2 {
 					t.Fatalf("§9: ace finish: %+v", r)
 				}
 			},
@@ -482,11 +482,11 @@ func TestAuditEndOfHand(t *testing.T) {
 		{
 			name: "§13 finishing_card_effects: a joker on a joker chain makes next(X) draw 20 first",
 			pos: pos{opts: game.Options{"finishing_card_effects": "true"}, hands: []string{"2C", "JK", "3D", "4D"}, turn: 1,
-				stock: "2S 3S 4S 5S 6S 8S 9S 10S QS KS 2H 3H 4H 5H 6H 8H 9H 10H QH KH 2C", pile: "5S JK", chain: chainJoker, k: 1},
+				stock: "2S 3S 4S 5S 6S 8S 9S 10S QS KS 2H 3H 4H 5H 6H 8H 9H 10H QH KH 2C", pile: "5S JK", chain: ChainJoker, k: 1},
 			steps: []string{"1 play JK"},
 			check: func(t *testing.T, s *State) {
 				r := lastResult(t, s)
-				if r.Multiplier != 10 || len(r.Hands[2]) != 21 || len(r.Hands[3]) != 1 {
+				if r.Multiplier != 10 || r.Hands[2].Len() != 21 || r.Hands[3].Len() != 1 {
 					t.Fatalf("§13: C draws 20 then the hand ends: %v", r.Hands)
 				}
 			},
@@ -494,11 +494,11 @@ func TestAuditEndOfHand(t *testing.T) {
 		{
 			name: "§13 finishing_card_effects with doubling: a third 7 makes next(X) draw 12",
 			pos: pos{opts: game.Options{"finishing_card_effects": "true", "seven_stack": "doubling"}, hands: []string{"2C", "7S", "3D", "4D"}, turn: 1,
-				stock: "2S 3S 4S 5S 6S 8S 9S 10S QS KS 2H 3H 4H", pile: "7H 7D", chain: chainSeven, k: 2},
+				stock: "2S 3S 4S 5S 6S 8S 9S 10S QS KS 2H 3H 4H", pile: "7H 7D", chain: ChainSeven, k: 2},
 			steps: []string{"1 play 7S"},
 			check: func(t *testing.T, s *State) {
 				r := lastResult(t, s)
-				if r.Multiplier != 3 || len(r.Hands[2]) != 13 {
+				if r.Multiplier != 3 || r.Hands[2].Len() != 13 {
 					t.Fatalf("§13: C draws 12: %v", r.Hands)
 				}
 			},
@@ -528,10 +528,10 @@ func TestAuditHandsRotation(t *testing.T) {
 			s.RollChance(&r)
 			dealers = append(dealers, s.dealer)
 			openers = append(openers, s.turn)
-			if s.ph != phOpening || s.openLeft != s.n {
+			if s.ph != PhaseOpening || s.openLeft != s.n {
 				t.Fatalf("§6: a hand starts with the opening round")
 			}
-			for !s.Over() && !(s.chance == chDeal) {
+			for !s.Over() && !(s.chance == ChanceDeal) {
 				if s.ChancePending() {
 					s.RollChance(&r)
 					continue
@@ -660,7 +660,7 @@ func TestAuditViewSecrets(t *testing.T) {
 				}
 			}
 		}
-		if obs < 0 && (v.Hand != nil || strings.Contains(v.String(), "hand:")) {
+		if obs < 0 && (v.Hand.Len() != 0 || strings.Contains(v.String(), "hand:")) {
 			t.Fatalf("§4: the spectator view has a hand")
 		}
 	}
@@ -689,7 +689,7 @@ func TestAuditOptions(t *testing.T) {
 			t.Fatalf("§13: default %s = %q, want %q", k, got, v)
 		}
 	}
-	if s.total != 106 || !s.ChancePending() || s.chance != chDealer {
+	if s.total != 106 || !s.ChancePending() || s.chance != ChanceDealer {
 		t.Fatalf("§1 §3: 106 cards and a random first dealer")
 	}
 	st, _ = Engine{}.New(game.Options{"jokers": "false"})

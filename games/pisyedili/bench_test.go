@@ -1,6 +1,7 @@
 package pisyedili
 
 import (
+	"encoding/json"
 	"testing"
 
 	"cardroom/game"
@@ -24,7 +25,7 @@ func runHand(s *State, r *game.Rand, buf []game.Move, uniform bool) int {
 	hand := s.hand + 1
 	for !s.Over() {
 		if s.ChancePending() {
-			if s.chance == chDeal && s.hand == hand {
+			if s.chance == ChanceDeal && s.hand == hand {
 				break
 			}
 			s.RollChance(r)
@@ -77,8 +78,9 @@ func BenchmarkRandomHand(b *testing.B) { benchHand(b, game.Options{}, false) }
 // draws included: hands then last thousands of moves.
 func BenchmarkRandomHandUniform(b *testing.B) { benchHand(b, game.Options{}, true) }
 
-// BenchmarkSample determinizes a mid-hand view (4 players).
-func BenchmarkSample(b *testing.B) {
+// midHand is a 4-player state 60 steps into its first hand, and the
+// generator that played it.
+func midHand() (*State, game.Rand) {
 	st, _ := Engine{}.New(nil)
 	s := st.(*State)
 	r := game.NewRand(9)
@@ -91,6 +93,65 @@ func BenchmarkSample(b *testing.B) {
 		buf = s.Legal(game.Seat(s.turn), buf[:0])
 		s.Apply(game.Seat(s.turn), playFirst(buf, &r))
 	}
+	return s, r
+}
+
+// BenchmarkView builds seat 0's view of a mid-hand state.
+func BenchmarkView(b *testing.B) {
+	s, _ := midHand()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = s.View(0)
+	}
+}
+
+// BenchmarkViewJSON marshals seat 0's view of a mid-hand state (what the
+// server sends).
+func BenchmarkViewJSON(b *testing.B) {
+	s, _ := midHand()
+	v := s.View(0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := json.Marshal(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNewSampler reads a mid-hand view into a fast Sampler (once per
+// search).
+func BenchmarkNewSampler(b *testing.B) {
+	s, _ := midHand()
+	v := s.View(0).(*View)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := NewSampler(v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSampler draws determinizations with the fast Sampler (once per
+// search iteration): no allocation.
+func BenchmarkSampler(b *testing.B) {
+	s, r := midHand()
+	z, err := NewSampler(s.View(0).(*View))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = z.Sample(&r)
+	}
+}
+
+// BenchmarkSample determinizes a mid-hand view (4 players).
+func BenchmarkSample(b *testing.B) {
+	s, r := midHand()
 	v := s.View(0)
 	b.ReportAllocs()
 	b.ResetTimer()

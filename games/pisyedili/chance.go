@@ -8,7 +8,7 @@ import (
 )
 
 // ChancePending implements game.State.
-func (s *State) ChancePending() bool { return s.chance != chNone }
+func (s *State) ChancePending() bool { return s.chance != ChanceNone }
 
 // deckCards fills buf with every physical card of the game, in index order,
 // and returns the count.
@@ -29,14 +29,14 @@ func (s *State) deckCards(buf *[maxCards]game.Card) int {
 // outcome without text and without allocating.
 func (s *State) RollChance(r *game.Rand) {
 	switch s.chance {
-	case chDealer:
+	case ChanceDealer:
 		s.applyDealer(r.IntN(s.n))
-	case chDeal:
+	case ChanceDeal:
 		var d [maxCards]game.Card
 		n := s.deckCards(&d)
 		r.ShuffleCards(d[:n])
 		s.dealFrom(&d, n)
-	case chShuffle:
+	case ChanceShuffle:
 		var d [maxCards]game.Card
 		n := s.pileN - 1
 		copy(d[:n], s.pile[:n])
@@ -69,9 +69,9 @@ func (s *State) dealFrom(d *[maxCards]game.Card, n int) {
 // SampleChance implements game.State.
 func (s *State) SampleChance(r *game.Rand) string {
 	switch s.chance {
-	case chDealer:
+	case ChanceDealer:
 		return "dealer " + strconv.Itoa(r.IntN(s.n))
-	case chDeal:
+	case ChanceDeal:
 		var d [maxCards]game.Card
 		n := s.deckCards(&d)
 		r.ShuffleCards(d[:n])
@@ -91,7 +91,7 @@ func (s *State) SampleChance(r *game.Rand) string {
 		}
 		b.WriteString("\nstock " + game.Standard.FormatList(d[k:n]))
 		return b.String()
-	case chShuffle:
+	case ChanceShuffle:
 		n := s.pileN - 1
 		d := make([]game.Card, n)
 		copy(d, s.pile[:n])
@@ -114,7 +114,7 @@ func badChance(format string, args ...any) error {
 //	  stock <cards, top first>
 //	shuffle <cards, top first>
 func (s *State) ApplyChance(text string) error {
-	if s.chance == chNone {
+	if s.chance == ChanceNone {
 		return game.Errorf(game.ErrNoChance, game.Spectator, "", "no chance outcome is pending")
 	}
 	lines := strings.Split(strings.TrimSpace(text), "\n")
@@ -126,7 +126,7 @@ func (s *State) ApplyChance(text string) error {
 		return badChance("want a %q outcome, got %q", chanceNames[s.chance], head[0])
 	}
 	switch s.chance {
-	case chDealer:
+	case ChanceDealer:
 		if len(lines) != 1 || len(head) != 2 {
 			return badChance("want \"dealer N\"")
 		}
@@ -135,9 +135,9 @@ func (s *State) ApplyChance(text string) error {
 			return badChance("dealer %q: want a seat 0 to %d", head[1], s.n-1)
 		}
 		s.applyDealer(d)
-	case chDeal:
+	case ChanceDeal:
 		return s.parseDeal(head, lines[1:])
-	case chShuffle:
+	case ChanceShuffle:
 		if len(lines) != 1 {
 			return badChance("shuffle is one line")
 		}
@@ -258,8 +258,8 @@ func (s *State) parseDeal(head []string, rest []string) error {
 
 func (s *State) applyDealer(d int) {
 	s.dealer = d
-	s.chance = chDeal
-	s.ph = phDeal
+	s.chance = ChanceDeal
+	s.ph = PhaseDeal
 }
 
 func (s *State) applyDeal(hands *[maxSeats][handSize]game.Card, stock *[maxCards]game.Card, ns int) {
@@ -279,12 +279,12 @@ func (s *State) applyDeal(hands *[maxSeats][handSize]game.Card, stock *[maxCards
 	s.stockN = ns
 	s.pileN = 0
 	s.pool1, s.pool2 = s.full1, s.full2
-	s.suit, s.rank, s.anyFollows, s.chain, s.chainK = 0, 0, false, chainNone, 0
-	s.ph = phOpening
-	s.chance = chNone
-	s.turn, s.why = s.cw(s.dealer), whyFirst
+	s.suit, s.rank, s.anyFollows, s.chain, s.chainK = 0, 0, false, ChainNone, 0
+	s.ph = PhaseOpening
+	s.chance = ChanceNone
+	s.turn, s.why = s.cw(s.dealer), ReasonFirst
 	s.dir, s.dead, s.openLeft, s.drawn = 1, 0, s.n, game.NoCard
-	s.job = jobNone
+	s.job = DrawNone
 	s.voids = [maxSeats][2]void{}
 }
 
@@ -299,6 +299,6 @@ func (s *State) applyShuffle(d []game.Card) {
 	s.stockN = n
 	s.pile[0] = s.pile[s.pileN-1]
 	s.pileN = 1
-	s.chance = chNone
+	s.chance = ChanceNone
 	s.run()
 }

@@ -119,8 +119,8 @@ func (Engine) New(o game.Options) (game.State, error) {
 func (s *State) init(norm game.Options, c config) {
 	s.opts, s.cfg = norm, c
 	s.n = c.players
-	s.chance = chDealer
-	s.ph = phDeal
+	s.chance = ChanceDealer
+	s.ph = PhaseDeal
 	s.dealer = -1
 	s.turn = -1
 	s.dir = 1

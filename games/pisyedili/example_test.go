@@ -42,7 +42,7 @@ func Example() {
 	play(0, "play JS")
 	play(0, "play JS D")
 	play(1, "draw")
-	fmt.Println(st.View(1).(*pisyedili.View).Drawn)
+	fmt.Println(game.Standard.Format(st.View(1).(*pisyedili.View).Drawn))
 	play(1, "pass")
 	play(0, "play 9D")
 	// Output:

@@ -1,8 +1,6 @@
 package pisyedili
 
 import (
-	"errors"
-
 	"cardroom/game"
 )
 
@@ -63,7 +61,7 @@ func (s *State) NextSeat(p game.Seat) game.Seat { return game.Seat(s.step(int(p)
 func (s *State) Chain() (kind string, k int) { return chainNames[s.chain], s.chainK }
 
 // InOpening reports whether the opening clubs round is being played.
-func (s *State) InOpening() bool { return s.ph == phOpening }
+func (s *State) InOpening() bool { return s.ph == PhaseOpening }
 
 // HandNo is the current (or last) hand number, 1-based.
 func (s *State) HandNo() int { return s.hand }
@@ -71,7 +69,7 @@ func (s *State) HandNo() int { return s.hand }
 // Playing reports whether a hand is being played (a seat is to act or a
 // reshuffle is pending in the middle of play), as opposed to the deal, the
 // end-of-hand draws and the end of the game.
-func (s *State) Playing() bool { return s.ph >= phOpening && s.ph <= phAceContinue }
+func (s *State) Playing() bool { return s.ph >= PhaseOpening && s.ph <= PhaseAceContinue }
 
 // StockSize is the number of cards in the stock.
 func (s *State) StockSize() int { return s.stockN }
@@ -79,82 +77,21 @@ func (s *State) StockSize() int { return s.stockN }
 // Sampler draws determinizations of one view quickly: it reads the view
 // once, and every Sample deals the hidden cards into a reused State exactly
 // as Engine.Sample would with the same generator (same states, same random
-// numbers consumed), without parsing or allocating.
+// numbers consumed), without reading the view again or allocating.
 type Sampler struct {
-	base        State
-	hidden      [maxSeats]bool
-	unseen      [53]int
-	elig        [maxCards]game.Card
-	ne          int
-	drawnHidden bool
-	trivial     bool // nothing is hidden (deal, game over)
-	st          State
+	base State
+	deal hiddenDeal
+	st   State
 }
 
 // NewSampler reads v. It returns an error when Engine.Sample would.
 func NewSampler(v *View) (*Sampler, error) {
-	r := game.NewRand(1)
-	gs, err := Engine{}.Sample(v, &r)
-	if err != nil {
+	z := &Sampler{}
+	if err := z.base.fromView(v, &z.deal); err != nil {
 		return nil, err
 	}
-	z := &Sampler{base: *gs.(*State)}
-	b := &z.base
-	if b.hist != nil {
+	if b := &z.base; b.hist != nil {
 		b.hist = b.hist[:len(b.hist):len(b.hist)] // an append copies
-	}
-	if b.ph == phDeal || b.ph == phGameOver {
-		z.trivial = true
-		return z, nil
-	}
-	obs := int(v.Seat)
-	var known [53]int
-	for _, c := range b.pile[:b.pileN] {
-		known[idx(c)]++
-	}
-	for p := 0; p < b.n; p++ {
-		if b.ph == phHandOver || p == obs {
-			for i := 0; i < 53; i++ {
-				if b.h1[p].Has(i) {
-					known[i]++
-				}
-				if b.h2[p].Has(i) {
-					known[i]++
-				}
-			}
-			continue
-		}
-		z.hidden[p] = true
-		b.h1[p], b.h2[p] = 0, 0
-	}
-	z.drawnHidden = b.ph == phAfterDraw && obs != b.turn
-	if z.drawnHidden {
-		b.drawn = game.NoCard
-	}
-	for i := 0; i < 53; i++ {
-		n := 0
-		if b.full1.Has(i) {
-			n++
-		}
-		if b.full2.Has(i) {
-			n++
-		}
-		n -= known[i]
-		if n < 0 {
-			return nil, errors.New("pisyedili: NewSampler: the view shows too many cards")
-		}
-		z.unseen[i] = n
-		pn := 0
-		if b.pool1.Has(i) {
-			pn++
-		}
-		if b.pool2.Has(i) {
-			pn++
-		}
-		for k := 0; k < min(pn, n); k++ {
-			z.elig[z.ne] = faceCard[i]
-			z.ne++
-		}
 	}
 	return z, nil
 }
@@ -164,10 +101,11 @@ func NewSampler(v *View) (*Sampler, error) {
 func (z *Sampler) Sample(r *game.Rand) *State {
 	s := &z.st
 	*s = z.base
-	if z.trivial {
+	if z.deal.trivial {
 		return s
 	}
-	elig := z.elig // a copy: dealHidden shuffles it
-	s.dealHidden(r, z.unseen, elig[:z.ne], &z.hidden, z.drawnHidden)
+	d := &z.deal
+	elig := d.elig // a copy: dealHidden shuffles it
+	s.dealHidden(r, d.unseen, elig[:d.ne], &d.hidden, d.drawnHidden)
 	return s
 }

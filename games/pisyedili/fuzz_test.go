@@ -48,7 +48,7 @@ func FuzzApplyChance(f *testing.F) {
 			s = must(t, nil).(*State)
 			s.ApplyChance("dealer 1")
 		default:
-			s = build(t, pos{hands: []string{"9D", "2D 3D", "4D", "5D"}, pile: "2S 3S 4S 5S 6S 8S 9S 10S QS KS 2H 7H", turn: 1, chain: chainSeven, k: 1})
+			s = build(t, pos{hands: []string{"9D", "2D 3D", "4D", "5D"}, pile: "2S 3S 4S 5S 6S 8S 9S 10S QS KS 2H 7H", turn: 1, chain: ChainSeven, k: 1})
 			do(t, s, 1, "penalty")
 		}
 		before := *s

@@ -17,10 +17,19 @@ type pos struct {
 	pile  string   // bottom first; the top card is last
 	turn  int
 	suit  string // the active suit, if not the top card's (after a jack)
-	ph    phase  // phNormal unless set
-	chain uint8
+	ph    Phase  // PhaseNormal unless set
+	chain ChainKind
 	k     int
-	open  int // opening turns left (phOpening)
+	open  int // opening turns left (PhaseOpening)
+}
+
+func card(t testing.TB, s string) game.Card {
+	t.Helper()
+	c, err := game.Standard.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func cards(t testing.TB, s string) []game.Card {
@@ -43,14 +52,14 @@ func build(t testing.TB, p pos) *State {
 	if len(p.hands) != s.n {
 		t.Fatalf("want %d hands, got %d", s.n, len(p.hands))
 	}
-	s.chance = chNone
+	s.chance = ChanceNone
 	s.hand = 1
 	s.turn = p.turn
 	s.dealer = (p.turn + s.n - 1) % s.n
-	s.why = whyNext
+	s.why = ReasonNext
 	s.ph = p.ph
-	if s.ph == phDeal {
-		s.ph = phNormal
+	if s.ph == PhaseDeal {
+		s.ph = PhaseNormal
 	}
 	s.openLeft = p.open
 	for i, h := range p.hands {
@@ -146,7 +155,7 @@ func refuse(t *testing.T, s *State, seat int, text string, code game.ErrorCode) 
 }
 
 func handOf(s *State, p int) string {
-	return strings.Join(msList(s.h1[p], s.h2[p]), " ")
+	return cardsOf(s.h1[p], s.h2[p]).String()
 }
 
 // fullDeal writes a deal whose hands start with the given cards (the rest

@@ -13,7 +13,7 @@ import (
 // conserved checks that the hands, the stock and the pile hold exactly the
 // game's cards (§1: 106 or 104 physical cards) while a hand is in play.
 func conserved(s *State) error {
-	if s.ph == phDeal || s.ph == phGameOver {
+	if s.ph == PhaseDeal || s.ph == PhaseOver {
 		return nil
 	}
 	var count [53]int
@@ -161,7 +161,7 @@ func playGameRecorded(t *testing.T, o game.Options, seed uint64) (*State, *recor
 			t.Fatalf("%s seed %d: no end after %d steps", o, seed, step)
 		}
 		if s.ChancePending() {
-			if s.chance == chShuffle {
+			if s.chance == ChanceShuffle {
 				shuffles++
 			}
 			text := s.SampleChance(&rng)
@@ -221,7 +221,7 @@ func TestUniformHandsEnd(t *testing.T) {
 		for h := 0; h < 20; h++ {
 			s := *proto
 			moves := 0
-			for s.ph != phDeal || s.hand == 0 {
+			for s.ph != PhaseDeal || s.hand == 0 {
 				if s.Over() {
 					break
 				}

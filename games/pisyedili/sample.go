@@ -10,76 +10,46 @@ import (
 // sampleTries bounds the rejection sampling of Sample.
 const sampleTries = 1000
 
-func sum(xs []int) int {
-	t := 0
-	for _, x := range xs {
-		t += x
-	}
-	return t
-}
+// deckBits is every face index of the standard deck (joker included).
+const deckBits = game.Mask(1)<<53 - 1
 
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func lookup(names []string, s, what string) (int, error) {
-	for i, n := range names {
-		if n == s {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("pisyedili: view: unknown %s %q", what, s)
-}
-
-func parseCards(list []string, m1, m2 *game.Mask, counts *[53]int) error {
-	for _, t := range list {
-		c, err := game.Standard.Parse(t)
-		if err != nil {
-			return fmt.Errorf("pisyedili: view: %w", err)
-		}
-		i := idx(c)
-		if m1 != nil {
-			msAdd(m1, m2, i)
-		}
-		if counts != nil {
-			counts[i]++
-		}
+// checkCards reports a multiset that is not one: faces outside the deck, or
+// a second copy without a first.
+func checkCards(c Cards) error {
+	if (c.Once|c.Twice)&^deckBits != 0 || c.Twice&^c.Once != 0 {
+		return errors.New("pisyedili: Sample: a card set of the view is not a multiset of the deck")
 	}
 	return nil
 }
 
-func parseCard(t string) (game.Card, error) {
-	if t == "" {
-		return game.NoCard, nil
+// count adds the copies of c to counts.
+func (c Cards) count(counts *[53]int) {
+	for m := c.Once; m != 0; m &= m - 1 {
+		counts[m.Lowest()]++
 	}
-	c, err := game.Standard.Parse(t)
-	if err != nil {
-		return game.NoCard, fmt.Errorf("pisyedili: view: %w", err)
+	for m := c.Twice; m != 0; m &= m - 1 {
+		counts[m.Lowest()]++
 	}
-	return c, nil
 }
 
 func (s *State) resultFrom(h *HandResult) (result, error) {
-	r := result{finisher: int8(h.Finisher), mult: h.Multiplier}
-	c, err := parseCard(h.Card)
-	if err != nil {
-		return r, err
+	r := result{finisher: int8(h.Finisher), card: h.Card, mult: h.Multiplier}
+	if h.Card != game.NoCard && idx(h.Card) < 0 {
+		return r, errors.New("pisyedili: Sample: a hand result has a card of no deck")
 	}
-	r.card = c
 	if len(h.EndDraws) != s.n || (h.Hands != nil && len(h.Hands) != s.n) || (h.Points != nil && len(h.Points) != s.n) {
 		return r, errors.New("pisyedili: view: a hand result has the wrong number of seats")
 	}
 	for p := 0; p < s.n; p++ {
-		if err := parseCards(h.EndDraws[p], &r.drawn1[p], &r.drawn2[p], nil); err != nil {
+		if err := checkCards(h.EndDraws[p]); err != nil {
 			return r, err
 		}
+		r.drawn1[p], r.drawn2[p] = h.EndDraws[p].Once, h.EndDraws[p].Twice
 		if h.Hands != nil {
-			if err := parseCards(h.Hands[p], &r.final1[p], &r.final2[p], nil); err != nil {
+			if err := checkCards(h.Hands[p]); err != nil {
 				return r, err
 			}
+			r.final1[p], r.final2[p] = h.Hands[p].Once, h.Hands[p].Twice
 		}
 		if h.Points != nil {
 			r.points[p] = h.Points[p]
@@ -98,42 +68,66 @@ func (s *State) resultFrom(h *HandResult) (result, error) {
 // cards as it has received since). The voids are met by rejection, exact
 // when one of sampleTries deals fits; otherwise the last deal is kept.
 func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
-	var v *View
-	switch x := gv.(type) {
-	case *View:
-		v = x
-	default:
+	v, ok := gv.(*View)
+	if !ok {
 		return nil, fmt.Errorf("pisyedili: Sample: not a Pis Yedili view (%T)", gv)
 	}
-	norm, cfg, err := parseOptions(v.Options)
-	if err != nil {
+	s := &State{}
+	var d hiddenDeal
+	if err := s.fromView(v, &d); err != nil {
 		return nil, err
 	}
-	s := &State{}
+	if !d.trivial {
+		s.dealHidden(r, d.unseen, d.elig[:d.ne], &d.hidden, d.drawnHidden)
+	}
+	return s, nil
+}
+
+// hiddenDeal is what a view leaves to chance: the unseen cards (per face),
+// those that may be in the stock (elig[:ne]), the seats whose hands are
+// hidden and whether the drawn card is; trivial when nothing is (between
+// hands, game over).
+type hiddenDeal struct {
+	unseen      [53]int
+	elig        [maxCards]game.Card
+	ne          int
+	hidden      [maxSeats]bool
+	drawnHidden bool
+	trivial     bool
+}
+
+// fromView sets s to everything v shows, the hidden hands empty and the
+// stock unfilled, and d to what dealHidden must deal. It reads the view's
+// typed fields and checks that they make a state.
+func (s *State) fromView(v *View, d *hiddenDeal) error {
+	norm, cfg, err := parseOptions(v.Options)
+	if err != nil {
+		return err
+	}
 	s.init(norm, cfg)
 	if v.Players != s.n || len(v.HandSizes) != s.n || len(v.Totals) != s.n {
-		return nil, errors.New("pisyedili: Sample: the view's seat counts disagree with its options")
+		return errors.New("pisyedili: Sample: the view's seat counts disagree with its options")
 	}
 	obs := int(v.Seat)
 	if obs < -1 || obs >= s.n {
-		return nil, fmt.Errorf("pisyedili: Sample: bad observer %d", obs)
+		return fmt.Errorf("pisyedili: Sample: bad observer %d", obs)
 	}
-	ph, err := lookup(phaseNames[:], v.Phase, "phase")
-	if err != nil {
-		return nil, err
+	switch {
+	case int(v.Stage) >= len(phaseNames) || phaseNames[v.Stage] != v.Phase:
+		return fmt.Errorf("pisyedili: Sample: phase %d named %q", v.Stage, v.Phase)
+	case int(v.Chance) >= len(chanceNames):
+		return fmt.Errorf("pisyedili: Sample: unknown chance %d", v.Chance)
+	case int(v.TurnReason) >= len(reasonNames):
+		return fmt.Errorf("pisyedili: Sample: unknown turn reason %d", v.TurnReason)
+	case v.Turn < -1 || int(v.Turn) >= s.n || v.Dealer < -1 || int(v.Dealer) >= s.n:
+		return fmt.Errorf("pisyedili: Sample: turn %d, dealer %d", v.Turn, v.Dealer)
+	case len(v.Pile) > maxCards || v.StockSize < 0 || v.StockSize > maxCards:
+		return errors.New("pisyedili: Sample: too many cards in the pile or the stock")
 	}
-	ch, err := lookup(chanceNames[:], v.Chance, "chance")
-	if err != nil {
-		return nil, err
-	}
-	why, err := lookup(reasonNames[:], v.TurnReason, "turn reason")
-	if err != nil {
-		return nil, err
-	}
-	s.ph, s.chance, s.why = phase(ph), chanceKind(ch), reason(why)
-	s.hand, s.dealer, s.turn = v.HandNo, int(v.Dealer), int(v.Turn)
+	s.ph, s.chance, s.why = v.Stage, v.Chance, v.TurnReason
+	s.hand, s.dealer, s.turn = v.Round, int(v.Dealer), int(v.Turn)
 	s.dir = 1
-	if v.Direction == "counterclockwise" {
+	if v.Direction == Counterclockwise {
 		s.dir = -1
 	}
 	s.openLeft, s.dead = v.OpeningLeft, v.DeadPasses
@@ -141,56 +135,48 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 
 	// The discard pile and the active suit and rank.
 	var known [53]int
-	for _, t := range v.Pile {
-		c, err := parseCard(t)
-		if err != nil {
-			return nil, err
+	for _, c := range v.Pile {
+		i := idx(c)
+		if i < 0 {
+			return errors.New("pisyedili: Sample: the pile holds a card of no deck")
 		}
 		s.pile[s.pileN] = c
 		s.pileN++
-		known[idx(c)]++
+		known[i]++
 	}
 	if s.pileN > 0 {
-		su, err := game.ParseSuit(v.ActiveSuit)
-		if err != nil {
-			return nil, fmt.Errorf("pisyedili: view: %w", err)
+		if v.ActiveSuit > game.Clubs || v.ActiveRank < 0 || v.ActiveRank > game.King {
+			return errors.New("pisyedili: Sample: bad active suit or rank")
 		}
-		s.suit = su
-		for rk := 1; rk <= 13; rk++ {
-			if rankName(rk) == v.ActiveRank {
-				s.rank = rk
-			}
-		}
-		s.anyFollows = v.AnyFollows
+		s.suit, s.rank, s.anyFollows = v.ActiveSuit, v.ActiveRank, v.AnyFollows
 	}
-	if v.Chain != nil {
-		k, err := lookup(chainNames[:], v.Chain.Kind, "chain")
-		if err != nil {
-			return nil, err
+	if c := v.Chain; c != nil {
+		if c.Kind == ChainNone || int(c.Kind) >= len(chainNames) {
+			return fmt.Errorf("pisyedili: Sample: unknown chain %d", c.Kind)
 		}
-		s.chain, s.chainK = uint8(k), v.Chain.Count
+		s.chain, s.chainK = c.Kind, c.Count
 	}
-	if v.StockPool != nil {
-		if err := parseCards(v.StockPool, &s.pool1, &s.pool2, nil); err != nil {
-			return nil, err
+	if p := v.StockPool; p != nil {
+		if err := checkCards(*p); err != nil {
+			return err
 		}
+		s.pool1, s.pool2 = p.Once, p.Twice
 	} else {
 		s.pool1, s.pool2 = s.full1, s.full2
 	}
 	if d := v.Drawing; d != nil {
-		k, err := lookup(jobNames[:], d.Kind, "drawing")
-		if err != nil {
-			return nil, err
+		if int(d.Kind) >= len(jobNames) {
+			return fmt.Errorf("pisyedili: Sample: unknown drawing %d", d.Kind)
 		}
-		s.job, s.jobSeat, s.jobLeft, s.jobOwner, s.seatsLeft = jobKind(k), int(d.Seat), d.Left, int(d.Owner), d.SeatsLeft
+		s.job, s.jobSeat, s.jobLeft, s.jobOwner, s.seatsLeft = d.Kind, int(d.Seat), d.Left, int(d.Owner), d.SeatsLeft
 	}
 
 	// Hand history.
-	hasCur := (s.ph == phDeal && s.hand > 0) || s.ph == phGameOver
+	hasCur := (s.ph == PhaseDeal && s.hand > 0) || s.ph == PhaseOver
 	for i := range v.Finished {
 		res, err := s.resultFrom(&v.Finished[i])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if hasCur && i == len(v.Finished)-1 {
 			s.cur, s.hasCur = res, true
@@ -201,62 +187,62 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	if v.Ending != nil {
 		res, err := s.resultFrom(v.Ending)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		s.cur = res
 	}
 
-	if s.ph == phDeal || s.ph == phGameOver {
-		return s, nil
+	if s.ph == PhaseDeal || s.ph == PhaseOver {
+		d.trivial = true
+		return nil
 	}
 
 	// Known hands.
-	var hidden [maxSeats]bool
+	hidden := &d.hidden
 	for p := 0; p < s.n; p++ {
+		var h Cards
 		switch {
-		case s.ph == phHandOver:
+		case s.ph == PhaseHandOver:
 			if len(v.Revealed) != s.n {
-				return nil, errors.New("pisyedili: Sample: hand over without revealed hands")
+				return errors.New("pisyedili: Sample: hand over without revealed hands")
 			}
-			if err := parseCards(v.Revealed[p], &s.h1[p], &s.h2[p], &known); err != nil {
-				return nil, err
-			}
+			h = v.Revealed[p]
 		case p == obs:
-			if err := parseCards(v.Hand, &s.h1[p], &s.h2[p], &known); err != nil {
-				return nil, err
-			}
+			h = v.Hand
 		default:
 			hidden[p] = true
 		}
+		if err := checkCards(h); err != nil {
+			return err
+		}
+		h.count(&known)
+		s.h1[p], s.h2[p] = h.Once, h.Twice
 		s.hn[p] = v.HandSizes[p]
 	}
-	if s.ph == phAfterDraw && obs == s.turn {
-		c, err := parseCard(v.Drawn)
-		if err != nil {
-			return nil, err
+	if s.ph == PhaseAfterDraw && obs == s.turn {
+		if v.Drawn != game.NoCard && idx(v.Drawn) < 0 {
+			return errors.New("pisyedili: Sample: the drawn card is of no deck")
 		}
-		s.drawn = c
+		s.drawn = v.Drawn
 	}
-	drawnHidden := s.ph == phAfterDraw && obs != s.turn
+	drawnHidden := s.ph == PhaseAfterDraw && obs != s.turn
+	d.drawnHidden = drawnHidden
+	if drawnHidden && s.turn < 0 {
+		return errors.New("pisyedili: Sample: a drawn card without a turn")
+	}
 	for _, vd := range v.Shown {
-		w, err := lookup(voidNames[:], vd.Why, "shown void")
-		if err != nil {
-			return nil, err
+		if int(vd.Why) >= len(voidNames) {
+			return fmt.Errorf("pisyedili: Sample: unknown shown void %d", vd.Why)
 		}
 		if vd.Seat < 0 || int(vd.Seat) >= s.n {
-			return nil, fmt.Errorf("pisyedili: Sample: shown void of seat %d", vd.Seat)
+			return fmt.Errorf("pisyedili: Sample: shown void of seat %d", vd.Seat)
 		}
-		var f, f2 game.Mask
-		if err := parseCards(vd.Lacks, &f, &f2, nil); err != nil {
-			return nil, err
-		}
-		s.voids[vd.Seat][w] = void{f: f | f2, k: vd.Since}
+		s.voids[vd.Seat][vd.Why] = void{f: vd.Lacks & deckBits, k: vd.Since}
 	}
 
 	// The unseen cards, and those that may be in the stock.
-	var unseen [53]int
-	var pool1, pool2 = s.pool1, s.pool2
-	var elig [maxCards]game.Card
+	unseen, elig := &d.unseen, &d.elig
+	pool1, pool2 := s.pool1, s.pool2
 	ne := 0
 	for i := 0; i < 53; i++ {
 		n := 0
@@ -268,7 +254,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		}
 		n -= known[i]
 		if n < 0 {
-			return nil, fmt.Errorf("pisyedili: Sample: the view shows too many %s", game.Standard.Format(faceCard[i]))
+			return fmt.Errorf("pisyedili: Sample: the view shows too many %s", faceName[i])
 		}
 		unseen[i] = n
 		pn := 0
@@ -288,7 +274,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		need++
 	}
 	if ne < need {
-		return nil, errors.New("pisyedili: Sample: the stock does not fit the stock pool")
+		return errors.New("pisyedili: Sample: the stock does not fit the stock pool")
 	}
 	want := 0
 	for p := 0; p < s.n; p++ {
@@ -299,12 +285,15 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	if drawnHidden {
 		want--
 	}
-	if total := sum(unseen[:]); total-v.StockSize-b2i(drawnHidden) != want {
-		return nil, fmt.Errorf("pisyedili: Sample: %d unseen cards for %d hidden places", total, want+v.StockSize+b2i(drawnHidden))
+	total := 0
+	for _, n := range unseen {
+		total += n
 	}
-	s.stockN = v.StockSize
-	s.dealHidden(r, unseen, elig[:ne], &hidden, drawnHidden)
-	return s, nil
+	if total-need != want {
+		return fmt.Errorf("pisyedili: Sample: %d unseen cards for %d hidden places", total, want+need)
+	}
+	s.stockN, d.ne = v.StockSize, ne
+	return nil
 }
 
 // dealHidden deals the unseen cards into s: the hidden drawn card (if any)

@@ -30,9 +30,9 @@ func TestSampleViews(t *testing.T) {
 		var buf []game.Move
 		moves := 0
 		checked, chanceChecked := 0, 0
-		special := map[phase]int{}
+		special := map[Phase]int{}
 		for step := 0; !s.Over() && step < 20000; step++ {
-			if step%5 == 0 || s.chance == chShuffle {
+			if step%5 == 0 || s.chance == ChanceShuffle {
 				for obs := game.Spectator; int(obs) < s.n; obs++ {
 					v := s.View(obs)
 					got, err := Engine{}.Sample(v, &sr)
@@ -64,7 +64,7 @@ func TestSampleViews(t *testing.T) {
 						t.Fatalf("%s step %d: sampled result differs", o, step)
 					}
 					checked++
-					if s.ph == phHandOver || s.ph == phAfterDraw {
+					if s.ph == PhaseHandOver || s.ph == PhaseAfterDraw {
 						special[s.ph]++
 					}
 					if s.ChancePending() {
@@ -86,10 +86,10 @@ func TestSampleViews(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if chanceChecked == 0 || special[phAfterDraw] == 0 {
+		if chanceChecked == 0 || special[PhaseAfterDraw] == 0 {
 			t.Errorf("%s: no chance or after-draw position sampled", o)
 		}
-		handOver += special[phHandOver]
+		handOver += special[PhaseHandOver]
 	}
 }
 

@@ -1,6 +1,7 @@
 package pisyedili
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -22,7 +23,7 @@ func TestScenario01StackedSevens(t *testing.T) {
 			}
 			s := build(t, p)
 			do(t, s, 0, "play 7H")
-			if s.chain != chainSeven || s.chainK != 1 || s.turn != 1 {
+			if s.chain != ChainSeven || s.chainK != 1 || s.turn != 1 {
 				t.Fatalf("§15.1: after 7H want a seven chain of 1 for B, got kind %d k %d turn %d", s.chain, s.chainK, s.turn)
 			}
 			do(t, s, 1, "play 7C")
@@ -43,7 +44,7 @@ func TestScenario01StackedSevens(t *testing.T) {
 			wantLegal(t, s, []string{"penalty"}, "§15.1 C without a 7")
 			before := s.hn[2]
 			do(t, s, 2, "penalty")
-			if s.hn[2] != before+6 || s.turn != 3 || s.chain != chainNone {
+			if s.hn[2] != before+6 || s.turn != 3 || s.chain != ChainNone {
 				t.Fatalf("§15.1: C drew %d (want 6), turn %d (want D), chain %d", s.hn[2]-before, s.turn, s.chain)
 			}
 			if top := s.pile[s.pileN-1]; top != game.NewCard(game.Clubs, 7) {
@@ -52,7 +53,7 @@ func TestScenario01StackedSevens(t *testing.T) {
 			// D plays normally on 7C: clubs, any 7 (a new chain of 1), any J, any joker.
 			wantLegal(t, s, join([]string{"play 4C", "play 7D", "play JK", "draw"}, jack("JH")), "§15.1 D after the penalty")
 			do(t, s, 3, "play 7D")
-			if s.chain != chainSeven || s.chainK != 1 {
+			if s.chain != ChainSeven || s.chainK != 1 {
 				t.Fatalf("§15.1: 7D on 7C after the penalty starts a new chain of 1, got k=%d", s.chainK)
 			}
 		})
@@ -61,12 +62,12 @@ func TestScenario01StackedSevens(t *testing.T) {
 
 // §15.2 Chain defence is same-kind only (§8, §14 #3).
 func TestScenario02SameKindDefence(t *testing.T) {
-	s := build(t, pos{hands: []string{"JH 10H JK 8H", "2S", "2D", "2C"}, stock: "3S 4S 5S", pile: "7H", chain: chainSeven, k: 1})
+	s := build(t, pos{hands: []string{"JH 10H JK 8H", "2S", "2D", "2C"}, stock: "3S 4S 5S", pile: "7H", chain: ChainSeven, k: 1})
 	wantLegal(t, s, []string{"penalty"}, "§15.2 seven chain")
 	for _, m := range []string{"play JH S", "play 10H", "play JK", "play 8H", "draw", "pass"} {
 		refuse(t, s, 0, m, game.ErrIllegal)
 	}
-	s = build(t, pos{hands: []string{"7H 7S 2H", "2S", "2D", "2C"}, stock: "3S 4S 5S", pile: "5H JK", chain: chainJoker, k: 1})
+	s = build(t, pos{hands: []string{"7H 7S 2H", "2S", "2D", "2C"}, stock: "3S 4S 5S", pile: "5H JK", chain: ChainJoker, k: 1})
 	wantLegal(t, s, []string{"penalty"}, "§15.2 joker chain")
 	refuse(t, s, 0, "play 7H", game.ErrIllegal)
 }
@@ -77,7 +78,7 @@ func TestScenario03StackedJokers(t *testing.T) {
 	s := build(t, pos{hands: []string{"JK 2C", "JK 3C", "4C 5C", "5S 9D 3C JH"}, stock: stock, pile: "5D"})
 	do(t, s, 0, "play JK")
 	do(t, s, 1, "play JK")
-	if s.chain != chainJoker || s.chainK != 2 || s.chainCards() != 20 {
+	if s.chain != ChainJoker || s.chainK != 2 || s.chainCards() != 20 {
 		t.Fatalf("§15.3: want a joker chain of 2 (20 cards), got k %d (%d)", s.chainK, s.chainCards())
 	}
 	wantLegal(t, s, []string{"penalty"}, "§15.3 C")
@@ -95,7 +96,7 @@ func TestScenario04TenBounce(t *testing.T) {
 	hands := []string{"5D 10S 2S", "10D 3H", "4C 4H", "6H 6S"}
 	s := build(t, pos{hands: hands, stock: "2H 3S", pile: "9D", turn: 1})
 	do(t, s, 1, "play 10D")
-	if s.turn != 0 || s.why != whyBounce {
+	if s.turn != 0 || s.why != ReasonBounce {
 		t.Fatalf("§15.4: after B's 10D want A (bounce), got %d", s.turn)
 	}
 	a := *s
@@ -133,7 +134,7 @@ func TestScenario04TenBounce(t *testing.T) {
 func TestScenario05EightSkip(t *testing.T) {
 	s := build(t, pos{hands: []string{"8C 2C", "3C", "4C", "5C"}, stock: "2H", pile: "9C"})
 	do(t, s, 0, "play 8C")
-	if s.turn != 2 || s.why != whySkip {
+	if s.turn != 2 || s.why != ReasonSkip {
 		t.Fatalf("§15.5: after 8C want C (B skipped), got %d", s.turn)
 	}
 	s = build(t, pos{opts: game.Options{"players": "2"}, hands: []string{"8C 2C", "3C"}, stock: "2H", pile: "9C"})
@@ -156,7 +157,7 @@ func TestScenario06Ace(t *testing.T) {
 			t.Fatalf("§15.6: after AH seat %d holds %q, want %q (one card each, in order B, C, D)", p, handOf(s, p), want)
 		}
 	}
-	if s.ph != phAceContinue || s.turn != 0 {
+	if s.ph != PhaseAceContinue || s.turn != 0 {
 		t.Fatalf("§15.6: want A in ace_continue, got phase %s turn %d", phaseNames[s.ph], s.turn)
 	}
 	// Hearts, aces, jacks, jokers, or end; no draw.
@@ -168,18 +169,18 @@ func TestScenario06Ace(t *testing.T) {
 			t.Fatalf("§15.6: after AS seat %d holds %q, want %q", p, handOf(s, p), want)
 		}
 	}
-	if s.ph != phAceContinue || s.turn != 0 {
+	if s.ph != PhaseAceContinue || s.turn != 0 {
 		t.Fatalf("§15.6: want A in ace_continue again")
 	}
 	do(t, s, 0, "play 7S")
-	if s.turn != 1 || s.chain != chainSeven || s.chainK != 1 {
+	if s.turn != 1 || s.chain != ChainSeven || s.chainK != 1 {
 		t.Fatalf("§15.6: after 7S B faces a seven chain of 1, got turn %d chain %d k %d", s.turn, s.chain, s.chainK)
 	}
 	// `end` passes the turn on.
 	s = build(t, pos{hands: []string{"AH 2C", "2S", "2D", "3D"}, stock: "3S 4S 5S", pile: "9H"})
 	do(t, s, 0, "play AH")
 	do(t, s, 0, "end")
-	if s.turn != 1 || s.ph != phNormal {
+	if s.turn != 1 || s.ph != PhaseNormal {
 		t.Fatalf("§15.6: after end want B in normal, got %d %s", s.turn, phaseNames[s.ph])
 	}
 }
@@ -187,7 +188,7 @@ func TestScenario06Ace(t *testing.T) {
 // §15.7 The opening clubs round (§6).
 func TestScenario07Opening(t *testing.T) {
 	open := func(hand, stock string) *State {
-		return build(t, pos{ph: phOpening, open: 4, hands: []string{hand, "2C 9D", "3C 9D", "4C 9D"}, stock: stock})
+		return build(t, pos{ph: PhaseOpening, open: 4, hands: []string{hand, "2C 9D", "3C 9D", "4C 9D"}, stock: stock})
 	}
 	// (a) a plain club is held: play a club, no draw.
 	s := open("4C 7C 9H", "2H 3H")
@@ -198,7 +199,7 @@ func TestScenario07Opening(t *testing.T) {
 	s = open("7C JH 3D", "2H 3H")
 	wantLegal(t, s, []string{"play 7C", "draw"}, "§15.7b")
 	do(t, s, 0, "play 7C")
-	if s.chain != chainNone || s.turn != 1 || s.hn[1] != 2 {
+	if s.chain != ChainNone || s.turn != 1 || s.hn[1] != 2 {
 		t.Fatalf("§15.7b: 7C in the opening round must have no effect (chain %d, turn %d, B holds %d)", s.chain, s.turn, s.hn[1])
 	}
 	wantLegal(t, s, []string{"play 2C"}, "§15.7b B")
@@ -226,7 +227,7 @@ func TestScenario07Opening(t *testing.T) {
 		t.Fatalf("§15.7d: JC sets clubs and rank J")
 	}
 	// Nothing to draw and no club: the forced pass counts as the opening turn.
-	s = build(t, pos{ph: phOpening, open: 4, hands: []string{"9H", "2C 9D", "3C 9D", "4C 9D"}})
+	s = build(t, pos{ph: PhaseOpening, open: 4, hands: []string{"9H", "2C 9D", "3C 9D", "4C 9D"}})
 	wantLegal(t, s, []string{"pass"}, "§6 forced pass")
 	do(t, s, 0, "pass")
 	if s.openLeft != 3 || s.turn != 1 {
@@ -245,14 +246,14 @@ func TestScenario08OpeningToNormal(t *testing.T) {
 	if err := s.ApplyChance(deal); err != nil {
 		t.Fatal(err)
 	}
-	if s.turn != 0 || s.ph != phOpening {
+	if s.turn != 0 || s.ph != PhaseOpening {
 		t.Fatalf("§3: after the deal by D, A opens; got turn %d phase %s", s.turn, phaseNames[s.ph])
 	}
 	do(t, s, 0, "play 4C")
 	do(t, s, 1, "play 5C")
 	do(t, s, 2, "play 6C")
 	do(t, s, 3, "play 7C")
-	if s.ph != phNormal || s.turn != 0 || s.chain != chainNone {
+	if s.ph != PhaseNormal || s.turn != 0 || s.chain != ChainNone {
 		t.Fatalf("§15.8: want A to move in normal with no chain, got %s turn %d chain %d", phaseNames[s.ph], s.turn, s.chain)
 	}
 	wantLegal(t, s, join([]string{"play 9C", "play 7H", "play JK", "draw"}, jack("JH")), "§15.8 A after the opening")
@@ -265,7 +266,7 @@ func TestScenario09VoluntaryDraw(t *testing.T) {
 	wantLegal(t, s, []string{"play 9S", "pass"}, "§15.9 drew 9S")
 	refuse(t, s, 0, "play 6D", game.ErrIllegal)
 	refuse(t, s, 0, "draw", game.ErrIllegal)
-	if v := s.View(0).(*View); v.Drawn != "9S" || s.View(1).(*View).Drawn != "" {
+	if v := s.View(0).(*View); v.Drawn != card(t, "9S") || s.View(1).(*View).Drawn != game.NoCard {
 		t.Fatalf("§15.9: the drawn card is shown to the drawer only")
 	}
 	s = build(t, pos{hands: []string{"6D 3C", "2S", "2D", "2C"}, stock: "2H 9S", pile: "6S"})
@@ -314,7 +315,7 @@ func TestScenario11EndOfHandDraws(t *testing.T) {
 	if s.cur.finisher != 1 || s.cur.mult != 2 {
 		t.Fatalf("§15.11: want finisher B ×2, got %d ×%d", s.cur.finisher, s.cur.mult)
 	}
-	if got := last.Hands[0]; len(got) != 7 {
+	if got := last.Hands[0]; got.Len() != 7 {
 		t.Fatalf("§15.11: A ends with %v, want 7 cards", got)
 	}
 	if want := "5S 2H 7H AD 3D 9C KC"; joinS(last.Hands[0]) != want || joinS(last.EndDraws[0]) != "5S 2H AD 9C" {
@@ -323,20 +324,22 @@ func TestScenario11EndOfHandDraws(t *testing.T) {
 	if last.Points[0] != 94 || last.Points[1] != 0 || last.Points[2] != 4 || last.Points[3] != 8 {
 		t.Fatalf("§15.11: penalties %v, want [94 0 4 8]", last.Points)
 	}
-	if len(last.EndDraws[2]) != 0 || len(last.EndDraws[3]) != 0 {
+	if last.EndDraws[2].Len() != 0 || last.EndDraws[3].Len() != 0 {
 		t.Fatalf("§15.11: C and D draw nothing")
 	}
 }
 
-func joinS(xs []string) string {
-	out := ""
-	for i, x := range xs {
-		if i > 0 {
-			out += " "
-		}
-		out += x
+// joinS is a card set of a view in canonical notation, separated by spaces.
+func joinS(x any) string {
+	switch x := x.(type) {
+	case Cards:
+		return x.String()
+	case *Cards:
+		return x.String()
+	case game.Mask:
+		return Cards{Once: x}.String()
 	}
-	return out
+	panic(fmt.Sprintf("joinS(%T)", x))
 }
 
 // §15.12 Finishing multipliers (§11).
@@ -358,23 +361,23 @@ func TestScenario12Multipliers(t *testing.T) {
 // unless finishing_card_effects=true.
 func TestScenario13FinishingSeven(t *testing.T) {
 	stock := "2H 3H 4H 5H 6H 8H 9H 10H"
-	s := build(t, pos{hands: []string{"7C", "2S", "2D", "4H"}, stock: stock, pile: "7H", chain: chainSeven, k: 1})
+	s := build(t, pos{hands: []string{"7C", "2S", "2D", "4H"}, stock: stock, pile: "7H", chain: ChainSeven, k: 1})
 	do(t, s, 0, "play 7C")
 	last := s.View(0).(*View).Finished[0]
-	if len(last.Hands[1]) != 1 || last.Multiplier != 3 || last.Points[1] != 6 {
+	if last.Hands[1].Len() != 1 || last.Multiplier != 3 || last.Points[1] != 6 {
 		t.Fatalf("§15.13: B must not draw; want B with 1 card, ×3; got %v ×%d", last.Hands[1], last.Multiplier)
 	}
-	s = build(t, pos{opts: game.Options{"finishing_card_effects": "true"}, hands: []string{"7C", "2S", "2D", "4H"}, stock: stock, pile: "7H", chain: chainSeven, k: 1})
+	s = build(t, pos{opts: game.Options{"finishing_card_effects": "true"}, hands: []string{"7C", "2S", "2D", "4H"}, stock: stock, pile: "7H", chain: ChainSeven, k: 1})
 	do(t, s, 0, "play 7C")
 	last = s.View(0).(*View).Finished[0]
-	if len(last.Hands[1]) != 7 || last.Multiplier != 3 {
+	if last.Hands[1].Len() != 7 || last.Multiplier != 3 {
 		t.Fatalf("§13 finishing_card_effects: B draws the chain of 2 (6 cards); got %v", last.Hands[1])
 	}
 	// An ace finish with effects: everyone else draws one.
 	s = build(t, pos{opts: game.Options{"finishing_card_effects": "true"}, hands: []string{"AH", "2S", "2D", "4H"}, stock: stock, pile: "7H"})
 	do(t, s, 0, "play AH")
 	last = s.View(0).(*View).Finished[0]
-	if len(last.Hands[1]) != 2 || len(last.Hands[2]) != 2 || len(last.Hands[3]) != 2 {
+	if last.Hands[1].Len() != 2 || last.Hands[2].Len() != 2 || last.Hands[3].Len() != 2 {
 		t.Fatalf("§13 finishing_card_effects: an ace finish makes each draw one; got %v", last.Hands)
 	}
 }
@@ -382,9 +385,9 @@ func TestScenario13FinishingSeven(t *testing.T) {
 // §15.14 Empty stock: the pile under its top is reshuffled (§10).
 func TestScenario14EmptyStock(t *testing.T) {
 	pile := "2S 3S 4S 5S 6S 8S 9S 10S QS KS 2H 7H"
-	s := build(t, pos{hands: []string{"9D", "2D 3D", "4D", "5D"}, pile: pile, turn: 1, chain: chainSeven, k: 1})
+	s := build(t, pos{hands: []string{"9D", "2D 3D", "4D", "5D"}, pile: pile, turn: 1, chain: ChainSeven, k: 1})
 	do(t, s, 1, "penalty")
-	if !s.ChancePending() || s.chance != chShuffle || len(s.ToAct(nil)) != 0 {
+	if !s.ChancePending() || s.chance != ChanceShuffle || len(s.ToAct(nil)) != 0 {
 		t.Fatalf("§15.14: want a reshuffle pending")
 	}
 	before := *s
@@ -412,11 +415,11 @@ func TestScenario14EmptyStock(t *testing.T) {
 		t.Fatalf("§15.14: pile %d (top %v), stock %d, turn %d", s.pileN, s.pile[0], s.stockN, s.turn)
 	}
 	// The stock pool is public: after the reshuffle it holds the 11 cards.
-	if v := s.View(0).(*View); len(v.StockPool) != 11 {
+	if v := s.View(0).(*View); v.StockPool.Len() != 11 {
 		t.Fatalf("§15.14: stock pool %v", v.StockPool)
 	}
 	// Nothing left at all: the penalty is cancelled.
-	s = build(t, pos{hands: []string{"9D", "2D 3D", "4D", "5D"}, stock: "2C", pile: "7H", turn: 1, chain: chainSeven, k: 1})
+	s = build(t, pos{hands: []string{"9D", "2D 3D", "4D", "5D"}, stock: "2C", pile: "7H", turn: 1, chain: ChainSeven, k: 1})
 	do(t, s, 1, "penalty")
 	if s.hn[1] != 3 || s.ChancePending() || s.turn != 2 {
 		t.Fatalf("§10: a penalty with one card left draws it and cancels the rest")
@@ -463,10 +466,10 @@ func TestScenario16CardValues(t *testing.T) {
 	// reshuffled (§10) and drawn: 3 × (168 + 5).
 	s := build(t, pos{hands: []string{"JK JC AD QS KH 10C 2D", "7S", "2S", "4H"}, pile: "5S", turn: 1})
 	do(t, s, 1, "play 7S")
-	if s.chance != chShuffle || s.ph != phHandOver {
+	if s.chance != ChanceShuffle || s.ph != PhaseHandOver {
 		t.Fatalf("§9.1/§10: the end-of-hand draw waits for a reshuffle")
 	}
-	if v := s.View(2).(*View); len(v.Revealed) != 4 || len(v.Revealed[0]) != 7 {
+	if v := s.View(2).(*View); len(v.Revealed) != 4 || v.Revealed[0].Len() != 7 {
 		t.Fatalf("hands are shown once the hand is over: %v", v.Revealed)
 	}
 	if err := s.ApplyChance("shuffle 5S"); err != nil {

@@ -22,84 +22,118 @@ const (
 	OpEnd     uint8 = 5 // end the turn after an ace
 )
 
-type phase uint8
+// Phase is the stage of play (View.Stage; its name is the view's phase).
+type Phase uint8
 
+// The phases.
 const (
-	phDeal        phase = iota // before a deal (dealer or deal chance pending)
-	phOpening                  // the opening clubs round
-	phNormal                   // a normal turn (maybe with a chain pending)
-	phAfterDraw                // the player drew voluntarily this turn
-	phAceContinue              // the player just played an ace
-	phHandOver                 // end-of-hand draws in progress
-	phGameOver
+	PhaseDeal        Phase = iota // before a deal (dealer or deal chance pending)
+	PhaseOpening                  // the opening clubs round
+	PhaseNormal                   // a normal turn (maybe with a chain pending)
+	PhaseAfterDraw                // the player drew voluntarily this turn
+	PhaseAceContinue              // the player just played an ace
+	PhaseHandOver                 // end-of-hand draws in progress
+	PhaseOver                     // the game has ended
 )
 
-var phaseNames = [...]string{"deal", "opening", "normal", "after_draw", "ace_continue", "hand_over", "game_over"}
+var phaseNames = [...]string{"deal", "opening", "normal", "after_draw", "ace_continue", "hand_over", game.PhaseOver}
 
-type chanceKind uint8
+func (p Phase) String() string { return enumName(phaseNames[:], int(p)) }
 
+// ChanceKind is the kind of a pending chance outcome (View.Chance).
+type ChanceKind uint8
+
+// The chance kinds: none pending, the first dealer, a deal, a reshuffle.
 const (
-	chNone chanceKind = iota
-	chDealer
-	chDeal
-	chShuffle
+	ChanceNone ChanceKind = iota
+	ChanceDealer
+	ChanceDeal
+	ChanceShuffle
 )
 
 var chanceNames = [...]string{"", "dealer", "deal", "shuffle"}
 
-// chain kinds
+func (c ChanceKind) String() string { return enumName(chanceNames[:], int(c)) }
+
+// ChainKind is the kind of a pending penalty chain (Chain.Kind).
+type ChainKind uint8
+
+// The chain kinds.
 const (
-	chainNone  uint8 = 0
-	chainSeven uint8 = 1
-	chainJoker uint8 = 2
+	ChainNone  ChainKind = 0
+	ChainSeven ChainKind = 1
+	ChainJoker ChainKind = 2
 )
 
 var chainNames = [...]string{"", "seven", "joker"}
 
-// draw jobs: a multi-card draw that may have to wait for a reshuffle.
-type jobKind uint8
+func (c ChainKind) String() string { return enumName(chainNames[:], int(c)) }
 
+// DrawKind is the kind of a multi-card draw, which may have to wait for a
+// reshuffle (Drawing.Kind).
+type DrawKind uint8
+
+// The draw kinds.
 const (
-	jobNone        jobKind = iota
-	jobOpening             // one card in the opening round
-	jobVoluntary           // a voluntary draw
-	jobPenalty             // a chain's penalty
-	jobAce                 // every other player draws one for an ace
-	jobFinishChain         // finishing_card_effects: the next player draws the chain
-	jobFinishAce           // finishing_card_effects: every other player draws one
-	jobEndOfHand           // the recursive end-of-hand draws (§9.1)
+	DrawNone        DrawKind = iota
+	DrawOpening              // one card in the opening round
+	DrawVoluntary            // a voluntary draw
+	DrawPenalty              // a chain's penalty
+	DrawAce                  // every other player draws one for an ace
+	DrawFinishChain          // finishing_card_effects: the next player draws the chain
+	DrawFinishAce            // finishing_card_effects: every other player draws one
+	DrawEndOfHand            // the recursive end-of-hand draws (§9.1)
 )
 
 var jobNames = [...]string{"", "opening", "voluntary", "penalty", "ace", "finish_chain", "finish_ace", "end_of_hand"}
 
-// turn reasons: why the player to move has the turn.
-type reason uint8
+func (k DrawKind) String() string { return enumName(jobNames[:], int(k)) }
 
+// Reason is why the player to move has the turn (View.TurnReason).
+type Reason uint8
+
+// The turn reasons.
 const (
-	whyNone     reason = iota
-	whyFirst           // first player of the hand: next(dealer)
-	whyNext            // the next seat in the direction of play
-	whySkip            // an 8 skipped a seat
-	whyBounce          // a 10 bounced the turn back
-	whyReverse         // a 10 reversed the direction (ten_mode=reverse)
-	whyAce             // the ace's player plays on
-	whyPenalty         // penalty_ends_turn=false: the penalised player plays on
-	whyOpenDraw        // drew in the opening round and acts again
+	ReasonNone        Reason = iota
+	ReasonFirst              // first player of the hand: next(dealer)
+	ReasonNext               // the next seat in the direction of play
+	ReasonSkip               // an 8 skipped a seat
+	ReasonBounce             // a 10 bounced the turn back
+	ReasonReverse            // a 10 reversed the direction (ten_mode=reverse)
+	ReasonAce                // the ace's player plays on
+	ReasonPenalty            // penalty_ends_turn=false: the penalised player plays on
+	ReasonOpeningDraw        // drew in the opening round and acts again
 )
 
 var reasonNames = [...]string{"", "first", "next", "skip", "bounce", "reverse", "ace", "penalty", "opening_draw"}
+
+func (r Reason) String() string { return enumName(reasonNames[:], int(r)) }
+
+// enumName is names[i], or a placeholder for a value out of range.
+func enumName(names []string, i int) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
+	}
+	return "?" + itoa(i)
+}
 
 type void struct {
 	f game.Mask
 	k int
 }
 
+// VoidKind is what a shown void comes from (Void.Why).
+type VoidKind uint8
+
+// The void kinds (also the index in State.voids).
 const (
-	voidOpening = 0
-	voidPass    = 1
+	VoidOpeningDraw VoidKind = 0 // it drew in the opening round: it held no plain club
+	VoidForcedPass  VoidKind = 1 // a forced pass: it held no playable card
 )
 
 var voidNames = [...]string{"opening_draw", "forced_pass"}
+
+func (k VoidKind) String() string { return enumName(voidNames[:], int(k)) }
 
 // result is one finished hand (fixed size, so ending a hand allocates nothing).
 type result struct {
@@ -135,19 +169,19 @@ type State struct {
 	suit       game.Suit // active suit
 	rank       int       // active rank
 	anyFollows bool      // joker_follow=any and a joker is on top
-	chain      uint8
+	chain      ChainKind
 	chainK     int
 
-	ph       phase
-	chance   chanceKind
+	ph       Phase
+	chance   ChanceKind
 	turn     int
-	why      reason
+	why      Reason
 	dir      int // +1 clockwise, -1 counter-clockwise (ten_mode=reverse)
 	dead     int // consecutive forced passes
 	openLeft int // opening turns left
 	drawn    game.Card
 
-	job       jobKind
+	job       DrawKind
 	jobSeat   int // who draws now
 	jobLeft   int // cards left for jobSeat
 	jobOwner  int // the player who caused the job (ace, finisher)
@@ -156,8 +190,8 @@ type State struct {
 
 	// shown voids (public inferences, §6 and §7): seat p held no card of
 	// voids[p][w].f at some moment and has received voids[p][w].k cards
-	// since, so it holds at most k cards of f. w = voidOpening (it drew in
-	// the opening round, so it held no plain club) or voidPass (a forced
+	// since, so it holds at most k cards of f. w = VoidOpeningDraw (it drew in
+	// the opening round, so it held no plain club) or VoidForcedPass (a forced
 	// pass: it held no playable card). f == 0: none.
 	voids [maxSeats][2]void
 
@@ -317,23 +351,23 @@ func (s *State) matchMask() game.Mask {
 func (s *State) playMask(p int) game.Mask {
 	h := s.h1[p]
 	switch s.ph {
-	case phOpening:
+	case PhaseOpening:
 		return h & clubsMask
-	case phNormal:
+	case PhaseNormal:
 		switch s.chain {
-		case chainSeven:
+		case ChainSeven:
 			return h & rankMask[7]
-		case chainJoker:
+		case ChainJoker:
 			return h & jokerBit
 		}
 		return h & s.matchMask()
-	case phAfterDraw:
+	case PhaseAfterDraw:
 		m := h & s.matchMask()
 		if !s.cfg.playAnyAfterDraw {
 			m &= game.Bit(idx(s.drawn))
 		}
 		return m
-	case phAceContinue:
+	case PhaseAceContinue:
 		return h & s.matchMask()
 	}
 	return 0
@@ -341,29 +375,29 @@ func (s *State) playMask(p int) game.Mask {
 
 func (s *State) canDraw(p int) bool {
 	switch s.ph {
-	case phOpening:
+	case PhaseOpening:
 		return s.h1[p]&plainClubs == 0 && s.drawable()
-	case phNormal:
-		return s.chain == chainNone && s.drawable()
+	case PhaseNormal:
+		return s.chain == ChainNone && s.drawable()
 	}
 	return false
 }
 
 func (s *State) canPass(p int) bool {
 	switch s.ph {
-	case phAfterDraw:
+	case PhaseAfterDraw:
 		return true
-	case phOpening:
+	case PhaseOpening:
 		return !s.drawable() && s.h1[p]&clubsMask == 0
-	case phNormal:
-		return s.chain == chainNone && !s.drawable() && s.playMask(p) == 0
+	case PhaseNormal:
+		return s.chain == ChainNone && !s.drawable() && s.playMask(p) == 0
 	}
 	return false
 }
 
 func (s *State) chainCards() int {
 	switch s.chain {
-	case chainSeven:
+	case ChainSeven:
 		if s.cfg.doubling {
 			if s.chainK > 30 {
 				return 1 << 30
@@ -371,14 +405,14 @@ func (s *State) chainCards() int {
 			return 3 << (s.chainK - 1)
 		}
 		return 3 * s.chainK
-	case chainJoker:
+	case ChainJoker:
 		return 10 * s.chainK
 	}
 	return 0
 }
 
 func (s *State) acting() bool {
-	return s.chance == chNone && s.ph != phGameOver && s.ph != phHandOver && s.ph != phDeal
+	return s.chance == ChanceNone && s.ph != PhaseOver && s.ph != PhaseHandOver && s.ph != PhaseDeal
 }
 
 // Engine implements game.State.
@@ -399,7 +433,7 @@ func (s *State) ToAct(buf []game.Seat) []game.Seat {
 }
 
 // Over implements game.State.
-func (s *State) Over() bool { return s.ph == phGameOver }
+func (s *State) Over() bool { return s.ph == PhaseOver }
 
 // Legal implements game.State.
 func (s *State) Legal(seat game.Seat, buf []game.Move) []game.Move {
@@ -409,7 +443,7 @@ func (s *State) Legal(seat game.Seat, buf []game.Move) []game.Move {
 	}
 	plays := s.playMask(p)
 	jacks := plays & jackMask
-	if s.ph == phOpening {
+	if s.ph == PhaseOpening {
 		jacks = 0
 	}
 	for m := plays &^ jacks; m != 0; m &= m - 1 {
@@ -423,13 +457,13 @@ func (s *State) Legal(seat game.Seat, buf []game.Move) []game.Move {
 	if s.canDraw(p) {
 		buf = append(buf, game.Move{Op: OpDraw})
 	}
-	if s.ph == phNormal && s.chain != chainNone {
+	if s.ph == PhaseNormal && s.chain != ChainNone {
 		buf = append(buf, game.Move{Op: OpPenalty})
 	}
 	if s.canPass(p) {
 		buf = append(buf, game.Move{Op: OpPass})
 	}
-	if s.ph == phAceContinue {
+	if s.ph == PhaseAceContinue {
 		buf = append(buf, game.Move{Op: OpEnd})
 	}
 	return buf
@@ -449,10 +483,10 @@ func (s *State) check(seat game.Seat, m game.Move) error {
 	if p < 0 || p >= s.n {
 		return game.Errorf(game.ErrBadSeat, seat, s.FormatMove(m), "the game has %d seats", s.n)
 	}
-	if s.ph == phGameOver {
+	if s.ph == PhaseOver {
 		return game.Errorf(game.ErrGameOver, seat, s.FormatMove(m), "the game is over")
 	}
-	if s.chance != chNone {
+	if s.chance != ChanceNone {
 		return game.Errorf(game.ErrNoChance, seat, s.FormatMove(m), "a chance outcome (%s) is pending", chanceNames[s.chance])
 	}
 	if !s.acting() || p != s.turn {
@@ -485,10 +519,10 @@ func (s *State) check(seat game.Seat, m game.Move) error {
 			return game.Errorf(game.ErrIllegal, seat, txt(), "%s", s.whyNot(p, m.Card))
 		}
 		if isJack {
-			if s.ph == phOpening && m.A != 0 {
+			if s.ph == PhaseOpening && m.A != 0 {
 				return game.Errorf(game.ErrIllegal, seat, txt(), "a jack names no suit in the opening round")
 			}
-			if s.ph != phOpening && m.A == 0 {
+			if s.ph != PhaseOpening && m.A == 0 {
 				return game.Errorf(game.ErrIllegal, seat, txt(), "a jack must name a suit, e.g. \"play %s H\"", game.Standard.Format(m.Card))
 			}
 		}
@@ -497,7 +531,7 @@ func (s *State) check(seat game.Seat, m game.Move) error {
 			return game.Errorf(game.ErrIllegal, seat, txt(), "%s", s.whyNoDraw(p))
 		}
 	case OpPenalty:
-		if s.ph != phNormal || s.chain == chainNone {
+		if s.ph != PhaseNormal || s.chain == ChainNone {
 			return game.Errorf(game.ErrIllegal, seat, txt(), "no chain is pending")
 		}
 	case OpPass:
@@ -505,7 +539,7 @@ func (s *State) check(seat game.Seat, m game.Move) error {
 			return game.Errorf(game.ErrIllegal, seat, txt(), "%s", s.whyNoPass(p))
 		}
 	case OpEnd:
-		if s.ph != phAceContinue {
+		if s.ph != PhaseAceContinue {
 			return game.Errorf(game.ErrIllegal, seat, txt(), "end is only legal right after playing an ace")
 		}
 	default:
@@ -517,17 +551,17 @@ func (s *State) check(seat game.Seat, m game.Move) error {
 func (s *State) whyNot(p int, c game.Card) string {
 	f := game.Standard.Format(c)
 	switch s.ph {
-	case phOpening:
+	case PhaseOpening:
 		return "only clubs may be played in the opening round"
-	case phAfterDraw:
+	case PhaseAfterDraw:
 		if !s.cfg.playAnyAfterDraw && c != s.drawn {
 			return "after a draw only the drawn card may be played"
 		}
-	case phNormal:
+	case PhaseNormal:
 		switch s.chain {
-		case chainSeven:
+		case ChainSeven:
 			return "a seven chain is pending: play a 7 or take the penalty"
-		case chainJoker:
+		case ChainJoker:
 			return "a joker chain is pending: play a joker or take the penalty"
 		}
 	}
@@ -539,19 +573,19 @@ func (s *State) whyNot(p int, c game.Card) string {
 
 func (s *State) whyNoDraw(p int) string {
 	switch s.ph {
-	case phOpening:
+	case PhaseOpening:
 		if !s.drawable() {
 			return "no card can be drawn"
 		}
 		return "a player holding a plain club must play a club"
-	case phNormal:
-		if s.chain != chainNone {
+	case PhaseNormal:
+		if s.chain != ChainNone {
 			return "a chain is pending: play the same kind or take the penalty"
 		}
 		return "no card can be drawn"
-	case phAfterDraw:
+	case PhaseAfterDraw:
 		return "only one draw per turn"
-	case phAceContinue:
+	case PhaseAceContinue:
 		return "no draw after an ace: play on or end"
 	}
 	return "no draw now"
@@ -559,20 +593,20 @@ func (s *State) whyNoDraw(p int) string {
 
 func (s *State) whyNoPass(p int) string {
 	switch s.ph {
-	case phOpening:
+	case PhaseOpening:
 		if s.drawable() {
 			return "no passing in the opening round: play a club or draw"
 		}
 		return "a club must be played"
-	case phNormal:
-		if s.chain != chainNone {
+	case PhaseNormal:
+		if s.chain != ChainNone {
 			return "a chain is pending: play the same kind or take the penalty"
 		}
 		if s.drawable() {
 			return "draw before passing"
 		}
 		return "a playable card must be played"
-	case phAceContinue:
+	case PhaseAceContinue:
 		return "use end to stop after an ace"
 	}
 	return "no pass now"
@@ -600,38 +634,38 @@ func (s *State) apply(p int, m game.Move) {
 		s.play(p, m.Card, m.A)
 	case OpDraw:
 		s.dead = 0
-		if s.ph == phOpening {
-			s.voids[p][voidOpening] = void{f: plainClubs}
-			s.startJob(jobOpening, p, 1)
+		if s.ph == PhaseOpening {
+			s.voids[p][VoidOpeningDraw] = void{f: plainClubs}
+			s.startJob(DrawOpening, p, 1)
 		} else {
-			s.startJob(jobVoluntary, p, 1)
+			s.startJob(DrawVoluntary, p, 1)
 		}
 		s.run()
 	case OpPenalty:
 		n := s.chainCards()
-		s.chain, s.chainK = chainNone, 0
+		s.chain, s.chainK = ChainNone, 0
 		s.dead = 0
-		s.startJob(jobPenalty, p, n)
+		s.startJob(DrawPenalty, p, n)
 		s.run()
 	case OpPass:
-		if s.ph == phAfterDraw {
+		if s.ph == PhaseAfterDraw {
 			s.dead = 0
 			s.drawn = game.NoCard
-			s.ph = phNormal
-			s.turn, s.why = s.step(p, 1), whyNext
+			s.ph = PhaseNormal
+			s.turn, s.why = s.step(p, 1), ReasonNext
 			return
 		}
 		// A forced pass: nothing can be drawn and nothing played.
 		s.dead++
-		if s.ph == phOpening {
-			s.voids[p][voidPass] = void{f: clubsMask}
+		if s.ph == PhaseOpening {
+			s.voids[p][VoidForcedPass] = void{f: clubsMask}
 		} else {
-			s.voids[p][voidPass] = void{f: s.matchMask()}
+			s.voids[p][VoidForcedPass] = void{f: s.matchMask()}
 		}
-		if s.ph == phOpening {
+		if s.ph == PhaseOpening {
 			s.openLeft--
 			if s.openLeft == 0 {
-				s.ph = phNormal
+				s.ph = PhaseNormal
 			}
 		}
 		if s.dead >= s.n {
@@ -640,11 +674,11 @@ func (s *State) apply(p int, m game.Move) {
 			s.run()
 			return
 		}
-		s.turn, s.why = s.step(p, 1), whyNext
+		s.turn, s.why = s.step(p, 1), ReasonNext
 	case OpEnd:
 		s.dead = 0
-		s.ph = phNormal
-		s.turn, s.why = s.step(p, 1), whyNext
+		s.ph = PhaseNormal
+		s.turn, s.why = s.step(p, 1), ReasonNext
 	}
 }
 
@@ -654,7 +688,7 @@ func (s *State) play(p int, c game.Card, a uint8) {
 	s.pileN++
 	s.dead = 0
 	s.drawn = game.NoCard
-	if s.ph == phOpening {
+	if s.ph == PhaseOpening {
 		// Special clubs have no effect in the opening round (§6).
 		s.suit, s.rank, s.anyFollows = game.Clubs, c.Rank(), false
 		s.openLeft--
@@ -663,68 +697,68 @@ func (s *State) play(p int, c game.Card, a uint8) {
 			return
 		}
 		if s.openLeft == 0 {
-			s.ph = phNormal
+			s.ph = PhaseNormal
 		}
-		s.turn, s.why = s.step(p, 1), whyNext
+		s.turn, s.why = s.step(p, 1), ReasonNext
 		return
 	}
-	s.ph = phNormal
+	s.ph = PhaseNormal
 	if s.hn[p] == 0 {
 		s.finish(p, c)
 		return
 	}
 	if c == game.Joker {
-		if s.chain == chainJoker {
+		if s.chain == ChainJoker {
 			s.chainK++
 		} else {
-			s.chain, s.chainK = chainJoker, 1
+			s.chain, s.chainK = ChainJoker, 1
 		}
 		s.anyFollows = s.cfg.jokerAny
-		s.turn, s.why = s.step(p, 1), whyNext
+		s.turn, s.why = s.step(p, 1), ReasonNext
 		return
 	}
 	s.anyFollows = false
 	s.suit, s.rank = c.Suit(), c.Rank()
 	switch c.Rank() {
 	case 7:
-		if s.chain == chainSeven {
+		if s.chain == ChainSeven {
 			s.chainK++
 		} else {
-			s.chain, s.chainK = chainSeven, 1
+			s.chain, s.chainK = ChainSeven, 1
 		}
-		s.turn, s.why = s.step(p, 1), whyNext
+		s.turn, s.why = s.step(p, 1), ReasonNext
 	case game.Ace:
-		s.ph = phAceContinue
-		s.startJob(jobAce, s.cw(p), 1)
+		s.ph = PhaseAceContinue
+		s.startJob(DrawAce, s.cw(p), 1)
 		s.jobOwner = p
 		s.seatsLeft = s.n - 1
 		s.run()
 	case game.Jack:
 		s.suit = game.Suit(a - 1)
-		s.turn, s.why = s.step(p, 1), whyNext
+		s.turn, s.why = s.step(p, 1), ReasonNext
 	case 10:
 		if s.cfg.tenReverse {
 			s.dir = -s.dir
-			s.turn, s.why = s.step(p, 1), whyReverse
+			s.turn, s.why = s.step(p, 1), ReasonReverse
 		} else {
-			s.turn, s.why = (p+s.n-1)%s.n, whyBounce
+			s.turn, s.why = (p+s.n-1)%s.n, ReasonBounce
 		}
 	case 8:
-		s.turn, s.why = s.step(p, 2), whySkip
+		s.turn, s.why = s.step(p, 2), ReasonSkip
 	default:
-		s.turn, s.why = s.step(p, 1), whyNext
+		s.turn, s.why = s.step(p, 1), ReasonNext
 	}
 }
 
 // finish ends the hand: p played its last card c (§9 item 1).
 func (s *State) finish(p int, c game.Card) {
 	s.cur = result{finisher: int8(p), card: c, mult: Multiplier(c)}
-	if s.cfg.finishingEffects && s.ph != phOpening {
+	if s.cfg.finishingEffects && s.ph != PhaseOpening {
 		switch {
 		case c == game.Joker || c.Rank() == 7:
-			kind := chainSeven
+			kind := ChainSeven
 			if c == game.Joker {
-				kind = chainJoker
+				kind = ChainJoker
 			}
 			if s.chain == kind {
 				s.chainK++
@@ -732,15 +766,15 @@ func (s *State) finish(p int, c game.Card) {
 				s.chain, s.chainK = kind, 1
 			}
 			n := s.chainCards()
-			s.chain, s.chainK = chainNone, 0
-			s.ph = phHandOver
-			s.startJob(jobFinishChain, s.step(p, 1), n)
+			s.chain, s.chainK = ChainNone, 0
+			s.ph = PhaseHandOver
+			s.startJob(DrawFinishChain, s.step(p, 1), n)
 			s.jobOwner = p
 			s.run()
 			return
 		case c.Rank() == game.Ace:
-			s.ph = phHandOver
-			s.startJob(jobFinishAce, s.cw(p), 1)
+			s.ph = PhaseHandOver
+			s.startJob(DrawFinishAce, s.cw(p), 1)
 			s.jobOwner = p
 			s.seatsLeft = s.n - 1
 			s.run()
@@ -751,7 +785,7 @@ func (s *State) finish(p int, c game.Card) {
 	s.run()
 }
 
-func (s *State) startJob(k jobKind, seat, n int) {
+func (s *State) startJob(k DrawKind, seat, n int) {
 	s.job, s.jobSeat, s.jobLeft, s.lapse = k, seat, n, false
 	s.jobOwner, s.seatsLeft = seat, 1
 }
@@ -764,12 +798,12 @@ func (s *State) triggers(p int) int {
 // startEndOfHand sets up the end-of-hand draws; finisher is -1 for a blocked
 // hand, start the first seat to draw.
 func (s *State) startEndOfHand(finisher, start int) {
-	s.ph = phHandOver
-	s.chain, s.chainK = chainNone, 0
+	s.ph = PhaseHandOver
+	s.chain, s.chainK = ChainNone, 0
 	if start == finisher {
 		start = s.cw(start)
 	}
-	s.job, s.jobSeat, s.jobOwner, s.lapse = jobEndOfHand, start, finisher, false
+	s.job, s.jobSeat, s.jobOwner, s.lapse = DrawEndOfHand, start, finisher, false
 	s.seatsLeft = s.n
 	if finisher >= 0 {
 		s.seatsLeft = s.n - 1
@@ -780,11 +814,11 @@ func (s *State) startEndOfHand(finisher, start int) {
 // run carries out the pending draw job until it is done or a reshuffle is
 // needed (then chance `shuffle` is pending).
 func (s *State) run() {
-	for s.job != jobNone {
+	for s.job != DrawNone {
 		if s.jobLeft > 0 && !s.lapse {
 			if s.stockN == 0 {
 				if s.pileN > 1 {
-					s.chance = chShuffle
+					s.chance = ChanceShuffle
 					return
 				}
 				// Nothing left to draw: the remaining draws are cancelled (§10).
@@ -796,12 +830,12 @@ func (s *State) run() {
 			s.add(s.jobSeat, c)
 			s.jobLeft--
 			switch s.job {
-			case jobVoluntary:
+			case DrawVoluntary:
 				s.drawn = c
 				if s.cfg.drawUntilPlayable && !s.matchMask().Has(idx(c)) {
 					s.jobLeft = 1
 				}
-			case jobEndOfHand:
+			case DrawEndOfHand:
 				i := idx(c)
 				msAdd(&s.cur.drawn1[s.jobSeat], &s.cur.drawn2[s.jobSeat], i)
 				if c != game.Joker {
@@ -822,41 +856,41 @@ func (s *State) run() {
 // jobDone moves the job on to its next seat or completes it.
 func (s *State) jobDone() {
 	switch s.job {
-	case jobOpening:
-		s.job = jobNone
-		s.why = whyOpenDraw
-	case jobVoluntary:
-		s.job = jobNone
-		s.ph = phAfterDraw
-	case jobPenalty:
-		s.job = jobNone
-		s.ph = phNormal
+	case DrawOpening:
+		s.job = DrawNone
+		s.why = ReasonOpeningDraw
+	case DrawVoluntary:
+		s.job = DrawNone
+		s.ph = PhaseAfterDraw
+	case DrawPenalty:
+		s.job = DrawNone
+		s.ph = PhaseNormal
 		if s.cfg.penaltyEndsTurn {
-			s.turn, s.why = s.step(s.jobSeat, 1), whyNext
+			s.turn, s.why = s.step(s.jobSeat, 1), ReasonNext
 		} else {
-			s.why = whyPenalty
+			s.why = ReasonPenalty
 		}
-	case jobAce, jobFinishAce:
+	case DrawAce, DrawFinishAce:
 		s.seatsLeft--
 		nx := s.cw(s.jobSeat)
 		if s.lapse || s.seatsLeft == 0 {
 			owner := s.jobOwner
-			if s.job == jobAce {
-				s.job = jobNone
-				s.ph = phAceContinue
-				s.turn, s.why = owner, whyAce
+			if s.job == DrawAce {
+				s.job = DrawNone
+				s.ph = PhaseAceContinue
+				s.turn, s.why = owner, ReasonAce
 			} else {
 				s.startEndOfHand(owner, s.cw(owner))
 			}
 			return
 		}
 		s.jobSeat, s.jobLeft = nx, 1
-	case jobFinishChain:
+	case DrawFinishChain:
 		s.startEndOfHand(s.jobOwner, s.cw(s.jobOwner))
-	case jobEndOfHand:
+	case DrawEndOfHand:
 		s.seatsLeft--
 		if s.lapse || s.seatsLeft == 0 {
-			s.job = jobNone
+			s.job = DrawNone
 			s.score()
 			return
 		}
@@ -884,18 +918,18 @@ func (s *State) score() {
 	s.h1, s.h2, s.hn = [maxSeats]game.Mask{}, [maxSeats]game.Mask{}, [maxSeats]int{}
 	s.stockN, s.pileN = 0, 0
 	s.pool1, s.pool2 = 0, 0
-	s.suit, s.rank, s.anyFollows, s.chain, s.chainK = 0, 0, false, chainNone, 0
+	s.suit, s.rank, s.anyFollows, s.chain, s.chainK = 0, 0, false, ChainNone, 0
 	s.drawn, s.dead, s.openLeft, s.dir = game.NoCard, 0, 0, 1
-	s.turn, s.why = -1, whyNone
-	s.job, s.jobSeat, s.jobLeft, s.jobOwner, s.seatsLeft, s.lapse = jobNone, 0, 0, 0, 0, false
+	s.turn, s.why = -1, ReasonNone
+	s.job, s.jobSeat, s.jobLeft, s.jobOwner, s.seatsLeft, s.lapse = DrawNone, 0, 0, 0, 0, false
 	if s.hand >= s.cfg.hands {
-		s.ph = phGameOver
-		s.chance = chNone
+		s.ph = PhaseOver
+		s.chance = ChanceNone
 		return
 	}
-	s.ph = phDeal
+	s.ph = PhaseDeal
 	s.dealer = s.cw(s.dealer)
-	s.chance = chDeal
+	s.chance = ChanceDeal
 }
 
 // Result implements game.State.
@@ -913,7 +947,7 @@ func (s *State) Result() game.Result {
 	if s.hasCur {
 		add(&s.cur)
 	}
-	if s.ph == phGameOver {
+	if s.ph == PhaseOver {
 		best := res.Totals[0]
 		for _, t := range res.Totals {
 			best = min(best, t)

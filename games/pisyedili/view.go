@@ -1,212 +1,312 @@
 package pisyedili
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"cardroom/game"
 )
 
-// View is what one observer knows. Card lists are in the notation's sort
-// order, except Pile, which is in the order the cards were played (bottom
-// first, top last).
+// View is what one observer knows. It embeds the header every game shares
+// (game.Header: observer, players, phase, seats to act, hand sizes, totals,
+// round = the current or last hand, round_count = the hands in the game,
+// round_scores = each finished hand's penalties). Cards are typed values:
+// a hand or a set of cards is a Cards multiset (both physical copies of a
+// face), Pile is in the order the cards were played (bottom first, top
+// last). MarshalJSON writes the cards in canonical notation, sets in the
+// notation's sort order.
 type View struct {
-	Seat        game.Seat    `json:"observer"`     // the observer, -1 for a spectator
-	Options     game.Options `json:"options"`      // the game's options (normalized)
-	Players     int          `json:"players"`      //
-	HandNo      int          `json:"hand_no"`      // the current (or last) hand, 1-based; 0 before the first deal
-	Hands       int          `json:"hands"`        // hands in the game
-	Dealer      game.Seat    `json:"dealer"`       // -1 before the first dealer is drawn
-	Phase       string       `json:"phase"`        // deal, opening, normal, after_draw, ace_continue, hand_over, game_over
-	Chance      string       `json:"chance"`       // the pending chance outcome: dealer, deal, shuffle, or ""
-	ToAct       []int        `json:"to_act"`       // the seats that must act now (none while chance is pending)
-	Turn        game.Seat    `json:"turn"`         // the player to move (or whose turn is in progress); -1 if none
-	TurnReason  string       `json:"turn_reason"`  // why Turn has the turn: first, next, skip, bounce, reverse, ace, penalty, opening_draw
-	Direction   string       `json:"direction"`    // clockwise or counterclockwise: where the turn goes after a plain card
-	Next        game.Seat    `json:"next"`         // the seat after Turn in the direction of play (after a plain card, a pass, a penalty or end); -1 if none
-	OpeningLeft int          `json:"opening_left"` // opening-round turns still to play
-	Top         string       `json:"top"`          // the top card of the discard pile
-	ActiveSuit  string       `json:"active_suit"`  // the suit to follow (named by a jack, kept under a joker)
-	ActiveRank  string       `json:"active_rank"`  // the rank that may be matched
-	AnyFollows  bool         `json:"any_follows"`  // joker_follow=any: any card may follow the joker on top
-	Chain       *Chain       `json:"chain,omitempty"`
-	DeadPasses  int          `json:"dead_passes"` // consecutive forced passes (the hand is blocked at Players)
-	Hand        []string     `json:"hand"`        // the observer's hand (nil for a spectator)
-	Drawn       string       `json:"drawn"`       // after a voluntary draw: the card drawn (the drawer only)
-	HandSizes   []int        `json:"hand_sizes"`
-	StockSize   int          `json:"stock_size"`
-	Pile        []string     `json:"pile"`            // the discard pile, bottom first (public history since the last reshuffle)
-	StockPool   []string     `json:"stock_pool"`      // the cards the stock was formed from at the last reshuffle; nil = the whole deck (since the deal)
-	Shown       []Void       `json:"shown,omitempty"` // what passes and opening draws showed about hidden hands
-	Drawing     *Drawing     `json:"drawing,omitempty"`
-	Revealed    [][]string   `json:"revealed,omitempty"` // every hand, once the hand is over (end-of-hand draws in progress)
-	Ending      *HandResult  `json:"ending,omitempty"`   // the hand being ended (phase hand_over)
-	Finished    []HandResult `json:"finished"`           // finished hands
-	Totals      []int        `json:"totals"`
-	Winners     []game.Seat  `json:"winners,omitempty"`
+	game.Header
+	Options     game.Options // the game's options (normalized)
+	Dealer      game.Seat    // -1 before the first dealer is drawn
+	Stage       Phase        // the phase (Header.Phase is its name: deal, opening, normal, after_draw, ace_continue, hand_over, over)
+	Chance      ChanceKind   // the pending chance outcome (dealer, deal, shuffle), ChanceNone if none
+	Turn        game.Seat    // the player to move (or whose turn is in progress); -1 if none
+	TurnReason  Reason       // why Turn has the turn
+	Direction   Direction    // where the turn goes after a plain card
+	Next        game.Seat    // the seat after Turn in the direction of play (after a plain card, a pass, a penalty or end); -1 if none
+	OpeningLeft int          // opening-round turns still to play
+	Top         game.Card    // the top card of the discard pile; game.NoCard if the pile is empty
+	ActiveSuit  game.Suit    // the suit to follow (named by a jack, kept under a joker); 0 if the pile is empty
+	ActiveRank  int          // the rank that may be matched; 0 if the pile is empty
+	AnyFollows  bool         // joker_follow=any: any card may follow the joker on top
+	Chain       *Chain       // the pending penalty chain, if any
+	DeadPasses  int          // consecutive forced passes (the hand is blocked at Players)
+	Hand        Cards        // the observer's hand (empty for a spectator: JSON null)
+	Drawn       game.Card    // after a voluntary draw: the card drawn (the drawer only); game.NoCard otherwise
+	StockSize   int          //
+	Pile        []game.Card  // the discard pile, bottom first (public history since the last reshuffle)
+	StockPool   *Cards       // the cards the stock was formed from at the last reshuffle; nil = the whole deck (since the deal)
+	Shown       []Void       // what passes and opening draws showed about hidden hands
+	Drawing     *Drawing     // a multi-card draw waiting for a reshuffle
+	Revealed    []Cards      // every hand, once the hand is over (end-of-hand draws in progress)
+	Ending      *HandResult  // the hand being ended (phase hand_over)
+	Finished    []HandResult // finished hands
+	Winners     []game.Seat  // once the game is over
 }
+
+// Direction is the direction of play.
+type Direction int8
+
+// The directions.
+const (
+	Clockwise        Direction = 1
+	Counterclockwise Direction = -1
+)
+
+func (d Direction) String() string {
+	if d < 0 {
+		return "counterclockwise"
+	}
+	return "clockwise"
+}
+
+// Cards is a multiset of the cards of two decks over the standard deck
+// indices (game.Standard.Card(i), i < 53): Once holds the faces present at
+// least once, Twice those present twice (Twice is inside Once).
+type Cards struct {
+	Once, Twice game.Mask
+}
+
+// Len is the number of cards.
+func (c Cards) Len() int { return c.Once.Count() + c.Twice.Count() }
+
+// Count is the number of copies of card x (0, 1 or 2).
+func (c Cards) Count(x game.Card) int {
+	i := idx(x)
+	if i < 0 {
+		return 0
+	}
+	n := 0
+	if c.Once.Has(i) {
+		n++
+	}
+	if c.Twice.Has(i) {
+		n++
+	}
+	return n
+}
+
+// Add adds one copy of card x (a card of the standard deck).
+func (c *Cards) Add(x game.Card) {
+	if i := idx(x); i >= 0 {
+		msAdd(&c.Once, &c.Twice, i)
+	}
+}
+
+// List appends the cards to buf in the notation's sort order, the two
+// copies of a face together, and returns it.
+func (c Cards) List(buf []game.Card) []game.Card {
+	for m := c.Once; m != 0; m &= m - 1 {
+		i := m.Lowest()
+		buf = append(buf, faceCard[i])
+		if c.Twice.Has(i) {
+			buf = append(buf, faceCard[i])
+		}
+	}
+	return buf
+}
+
+// Strings is the cards in canonical notation, in List order; never nil.
+func (c Cards) Strings() []string {
+	out := make([]string, 0, c.Len())
+	for m := c.Once; m != 0; m &= m - 1 {
+		i := m.Lowest()
+		out = append(out, faceName[i])
+		if c.Twice.Has(i) {
+			out = append(out, faceName[i])
+		}
+	}
+	return out
+}
+
+// String is the cards in canonical notation, separated by spaces.
+func (c Cards) String() string { return strings.Join(c.Strings(), " ") }
 
 // Void is a public inference about a hand: at some moment Seat held none of
 // Lacks (a forced pass: no playable card; a draw in the opening round: no
 // plain club), and it has received Since cards since then, so it holds at
 // most Since of them now. Shown only while Since is below the hand size.
 type Void struct {
-	Seat  game.Seat `json:"seat"`
-	Why   string    `json:"why"`   // forced_pass or opening_draw
-	Lacks []string  `json:"lacks"` // faces, sorted, each once
-	Since int       `json:"since"`
+	Seat  game.Seat
+	Why   VoidKind  // forced_pass or opening_draw
+	Lacks game.Mask // faces, over the standard deck indices
+	Since int
 }
 
 // Chain is a pending penalty chain.
 type Chain struct {
-	Kind  string `json:"kind"`  // seven or joker
-	Count int    `json:"count"` // k, the number of cards in the chain
-	Draw  int    `json:"draw"`  // the cards the player to move draws with `penalty`
+	Kind  ChainKind // seven or joker
+	Count int       // k, the number of cards in the chain
+	Draw  int       // the cards the player to move draws with `penalty`
 }
 
 // Drawing is a multi-card draw waiting for a reshuffle.
 type Drawing struct {
-	Kind      string    `json:"kind"`       // opening, voluntary, penalty, ace, finish_chain, finish_ace, end_of_hand
-	Seat      game.Seat `json:"seat"`       // who draws now
-	Left      int       `json:"left"`       // cards that seat still draws (end of hand: including triggers so far)
-	Owner     game.Seat `json:"owner"`      // the player who caused the draws (ace, finisher; -1 for a blocked hand)
-	SeatsLeft int       `json:"seats_left"` // seats still to draw, including Seat
+	Kind      DrawKind  // opening, voluntary, penalty, ace, finish_chain, finish_ace, end_of_hand
+	Seat      game.Seat // who draws now
+	Left      int       // cards that seat still draws (end of hand: including triggers so far)
+	Owner     game.Seat // the player who caused the draws (ace, finisher; -1 for a blocked hand)
+	SeatsLeft int       // seats still to draw, including Seat
 }
 
 // HandResult is a finished (or ending) hand.
 type HandResult struct {
-	Hand       int        `json:"hand"`
-	Finisher   game.Seat  `json:"finisher"`       // -1: blocked hand
-	Card       string     `json:"card,omitempty"` // the finishing card
-	Multiplier int        `json:"multiplier"`
-	EndDraws   [][]string `json:"end_draws"`        // the end-of-hand draws per seat
-	Hands      [][]string `json:"hands,omitempty"`  // the hands scored (finished hands only)
-	Points     []int      `json:"points,omitempty"` // the penalties (finished hands only)
+	Hand       int
+	Finisher   game.Seat // -1: blocked hand
+	Card       game.Card // the finishing card; game.NoCard for a blocked hand
+	Multiplier int
+	EndDraws   []Cards // the end-of-hand draws per seat
+	Hands      []Cards // the hands scored (finished hands only)
+	Points     []int   // the penalties (finished hands only)
 }
 
-// Observer implements game.View.
-func (v *View) Observer() game.Seat { return v.Seat }
+// faceName is the canonical text of each face (game.Standard.Card(i)).
+var faceName [53]string
+
+func init() {
+	for i := range faceName {
+		faceName[i] = game.Standard.Format(faceCard[i])
+	}
+}
 
 func fmtCard(c game.Card) string {
 	if c == game.NoCard {
 		return ""
 	}
+	if i := idx(c); i >= 0 {
+		return faceName[i]
+	}
 	return game.Standard.Format(c)
 }
 
-func msList(m1, m2 game.Mask) []string {
-	out := []string{}
-	for i := 0; i < 53; i++ {
-		if m1.Has(i) {
-			out = append(out, game.Standard.Format(faceCard[i]))
-		}
-		if m2.Has(i) {
-			out = append(out, game.Standard.Format(faceCard[i]))
-		}
-	}
-	return out
-}
+func cardsOf(m1, m2 game.Mask) Cards { return Cards{Once: m1, Twice: m2} }
 
 // View implements game.State.
 func (s *State) View(obs game.Seat) game.View {
 	v := &View{
-		Seat:        obs,
+		Header: game.Header{
+			Seat:       obs,
+			Players:    s.n,
+			Phase:      phaseNames[s.ph],
+			HandSizes:  make([]int, s.n),
+			Totals:     make([]int, s.n),
+			Round:      s.hand,
+			RoundCount: s.cfg.hands,
+		},
 		Options:     s.opts.Clone(),
-		Players:     s.n,
-		HandNo:      s.hand,
-		Hands:       s.cfg.hands,
 		Dealer:      game.Seat(s.dealer),
-		Phase:       phaseNames[s.ph],
-		Chance:      chanceNames[s.chance],
-		ToAct:       []int{},
+		Stage:       s.ph,
+		Chance:      s.chance,
 		Turn:        game.Seat(s.turn),
-		TurnReason:  reasonNames[s.why],
-		Direction:   "clockwise",
+		TurnReason:  s.why,
+		Direction:   Direction(s.dir),
+		Next:        -1,
 		OpeningLeft: s.openLeft,
 		DeadPasses:  s.dead,
-		HandSizes:   make([]int, s.n),
+		Top:         game.NoCard,
+		Drawn:       game.NoCard,
 		StockSize:   s.stockN,
-		Pile:        []string{},
-		Finished:    []HandResult{},
-		Totals:      make([]int, s.n),
-	}
-	if s.dir < 0 {
-		v.Direction = "counterclockwise"
+		Pile:        make([]game.Card, s.pileN),
 	}
 	if s.acting() {
-		v.ToAct = append(v.ToAct, s.turn)
+		v.ToAct = []game.Seat{game.Seat(s.turn)}
 	}
-	v.Next = -1
 	if s.turn >= 0 {
 		v.Next = game.Seat(s.step(s.turn, 1))
 	}
 	if s.pileN > 0 {
-		v.Top = fmtCard(s.pile[s.pileN-1])
-		v.ActiveSuit = s.suit.String()
-		v.ActiveRank = rankName(s.rank)
+		v.Top = s.pile[s.pileN-1]
+		v.ActiveSuit = s.suit
+		v.ActiveRank = s.rank
 		v.AnyFollows = s.anyFollows
 	}
-	if s.chain != chainNone {
-		v.Chain = &Chain{Kind: chainNames[s.chain], Count: s.chainK, Draw: s.chainCards()}
+	if s.chain != ChainNone {
+		v.Chain = &Chain{Kind: s.chain, Count: s.chainK, Draw: s.chainCards()}
 	}
 	if obs >= 0 && int(obs) < s.n {
-		v.Hand = msList(s.h1[obs], s.h2[obs])
-		if s.ph == phAfterDraw && int(obs) == s.turn {
-			v.Drawn = fmtCard(s.drawn)
+		v.Hand = cardsOf(s.h1[obs], s.h2[obs])
+		if s.ph == PhaseAfterDraw && int(obs) == s.turn {
+			v.Drawn = s.drawn
 		}
 	}
 	copy(v.HandSizes, s.hn[:s.n])
 	copy(v.Totals, s.totals[:s.n])
-	for _, c := range s.pile[:s.pileN] {
-		v.Pile = append(v.Pile, fmtCard(c))
-	}
+	copy(v.Pile, s.pile[:s.pileN])
 	if s.pool1 != s.full1 || s.pool2 != s.full2 {
-		v.StockPool = msList(s.pool1, s.pool2)
+		v.StockPool = &Cards{Once: s.pool1, Twice: s.pool2}
 	}
-	if s.ph >= phOpening && s.ph <= phAceContinue {
+	if s.ph >= PhaseOpening && s.ph <= PhaseAceContinue {
 		for p := 0; p < s.n; p++ {
 			for w, vd := range s.voids[p] {
 				if vd.f != 0 && vd.k < s.hn[p] {
-					v.Shown = append(v.Shown, Void{Seat: game.Seat(p), Why: voidNames[w], Lacks: msList(vd.f, 0), Since: vd.k})
+					v.Shown = append(v.Shown, Void{Seat: game.Seat(p), Why: VoidKind(w), Lacks: vd.f, Since: vd.k})
 				}
 			}
 		}
 	}
-	if s.job != jobNone {
-		v.Drawing = &Drawing{Kind: jobNames[s.job], Seat: game.Seat(s.jobSeat), Left: s.jobLeft, Owner: game.Seat(s.jobOwner), SeatsLeft: s.seatsLeft}
+	if s.job != DrawNone {
+		v.Drawing = &Drawing{Kind: s.job, Seat: game.Seat(s.jobSeat), Left: s.jobLeft, Owner: game.Seat(s.jobOwner), SeatsLeft: s.seatsLeft}
 	}
-	if s.ph == phHandOver {
-		v.Revealed = make([][]string, s.n)
+	if s.ph == PhaseHandOver {
+		v.Revealed = make([]Cards, s.n)
 		for p := 0; p < s.n; p++ {
-			v.Revealed[p] = msList(s.h1[p], s.h2[p])
+			v.Revealed[p] = cardsOf(s.h1[p], s.h2[p])
 		}
 		e := s.resultView(&s.cur, s.hand, false)
 		v.Ending = &e
 	}
-	for i := range s.hist {
-		v.Finished = append(v.Finished, s.resultView(&s.hist[i], i+1, true))
-	}
+	nf := len(s.hist)
 	if s.hasCur {
-		v.Finished = append(v.Finished, s.resultView(&s.cur, len(s.hist)+1, true))
+		nf++
 	}
-	if s.ph == phGameOver {
+	v.Finished = make([]HandResult, 0, nf)
+	v.RoundScores = make([][]int, 0, nf)
+	if nf > 0 {
+		// One backing array for every finished hand's points, another for
+		// the round scores (the same numbers, not shared).
+		pts := make([]int, 2*nf*s.n)
+		add := func(r *result, hand int) {
+			h := s.resultView(r, hand, true)
+			h.Points = pts[:s.n:s.n]
+			rs := pts[nf*s.n : nf*s.n+s.n : nf*s.n+s.n]
+			copy(h.Points, r.points[:s.n])
+			copy(rs, r.points[:s.n])
+			pts = pts[s.n:]
+			v.Finished = append(v.Finished, h)
+			v.RoundScores = append(v.RoundScores, rs)
+		}
+		for i := range s.hist {
+			add(&s.hist[i], i+1)
+		}
+		if s.hasCur {
+			add(&s.cur, len(s.hist)+1)
+		}
+	}
+	if s.ph == PhaseOver {
 		v.Winners = s.Result().Winners
 	}
 	return v
 }
 
+// resultView is hand result r; done adds the hands scored (Points are
+// left to the caller).
 func (s *State) resultView(r *result, hand int, done bool) HandResult {
-	h := HandResult{Hand: hand, Finisher: game.Seat(r.finisher), Card: fmtCard(r.card), Multiplier: r.mult, EndDraws: make([][]string, s.n)}
-	for p := 0; p < s.n; p++ {
-		h.EndDraws[p] = msList(r.drawn1[p], r.drawn2[p])
-	}
-	if done {
-		h.Hands = make([][]string, s.n)
-		h.Points = make([]int, s.n)
+	h := HandResult{Hand: hand, Finisher: game.Seat(r.finisher), Card: r.card, Multiplier: r.mult}
+	if !done {
+		h.EndDraws = make([]Cards, s.n)
+	} else {
+		cs := make([]Cards, 2*s.n)
+		h.EndDraws, h.Hands = cs[:s.n:s.n], cs[s.n:]
 		for p := 0; p < s.n; p++ {
-			h.Hands[p] = msList(r.final1[p], r.final2[p])
-			h.Points[p] = r.points[p]
+			h.Hands[p] = cardsOf(r.final1[p], r.final2[p])
 		}
+	}
+	for p := 0; p < s.n; p++ {
+		h.EndDraws[p] = cardsOf(r.drawn1[p], r.drawn2[p])
 	}
 	return h
 }
@@ -218,20 +318,20 @@ func (v *View) String() string {
 	if v.Seat >= 0 {
 		who = fmt.Sprintf("seat %d", v.Seat)
 	}
-	fmt.Fprintf(&b, "Pis Yedili, %d players, hand %d of %d, view of %s\n", v.Players, v.HandNo, v.Hands, who)
+	fmt.Fprintf(&b, "Pis Yedili, %d players, hand %d of %d, view of %s\n", v.Players, v.Round, v.RoundCount, who)
 	fmt.Fprintf(&b, "phase %s", v.Phase)
-	if v.Chance != "" {
+	if v.Chance != ChanceNone {
 		fmt.Fprintf(&b, ", waiting for chance: %s", v.Chance)
 	}
 	if v.Turn >= 0 {
 		fmt.Fprintf(&b, ", seat %d to move (%s), then seat %d (%s)", v.Turn, v.TurnReason, v.Next, v.Direction)
 	}
 	b.WriteString("\n")
-	if v.Phase == "opening" {
+	if v.Stage == PhaseOpening {
 		fmt.Fprintf(&b, "opening round: %d club turns left\n", v.OpeningLeft)
 	}
-	if v.Top != "" {
-		fmt.Fprintf(&b, "top %s, active suit %s, rank %s", v.Top, v.ActiveSuit, v.ActiveRank)
+	if v.Top != game.NoCard {
+		fmt.Fprintf(&b, "top %s, active suit %s, rank %s", fmtCard(v.Top), v.ActiveSuit, rankName(v.ActiveRank))
 		if v.AnyFollows {
 			b.WriteString(", any card may follow")
 		}
@@ -240,29 +340,29 @@ func (v *View) String() string {
 	if v.Chain != nil {
 		fmt.Fprintf(&b, "%s chain of %d: %d cards to draw\n", v.Chain.Kind, v.Chain.Count, v.Chain.Draw)
 	}
-	if v.Hand != nil {
-		fmt.Fprintf(&b, "hand: %s\n", strings.Join(v.Hand, " "))
+	if v.Seat >= 0 && int(v.Seat) < v.Players {
+		fmt.Fprintf(&b, "hand: %s\n", v.Hand)
 	}
-	if v.Drawn != "" {
-		fmt.Fprintf(&b, "drawn: %s\n", v.Drawn)
+	if v.Drawn != game.NoCard {
+		fmt.Fprintf(&b, "drawn: %s\n", fmtCard(v.Drawn))
 	}
 	fmt.Fprintf(&b, "hand sizes %v, stock %d, dead passes %d\n", v.HandSizes, v.StockSize, v.DeadPasses)
-	fmt.Fprintf(&b, "pile: %s\n", strings.Join(v.Pile, " "))
+	fmt.Fprintf(&b, "pile: %s\n", strings.Join(cardStrings(v.Pile), " "))
 	if v.Drawing != nil {
 		fmt.Fprintf(&b, "drawing (%s): seat %d draws %d more, %d seats left\n", v.Drawing.Kind, v.Drawing.Seat, v.Drawing.Left, v.Drawing.SeatsLeft)
 	}
 	for _, vd := range v.Shown {
-		fmt.Fprintf(&b, "seat %d showed (%s) it held none of %s, and has received %d cards since\n", vd.Seat, vd.Why, strings.Join(vd.Lacks, " "), vd.Since)
+		fmt.Fprintf(&b, "seat %d showed (%s) it held none of %s, and has received %d cards since\n", vd.Seat, vd.Why, Cards{Once: vd.Lacks}, vd.Since)
 	}
 	for p, h := range v.Revealed {
-		fmt.Fprintf(&b, "seat %d shows: %s\n", p, strings.Join(h, " "))
+		fmt.Fprintf(&b, "seat %d shows: %s\n", p, h)
 	}
 	for _, h := range v.Finished {
 		fmt.Fprintf(&b, "hand %d: ", h.Hand)
 		if h.Finisher < 0 {
 			b.WriteString("blocked")
 		} else {
-			fmt.Fprintf(&b, "seat %d out with %s", h.Finisher, h.Card)
+			fmt.Fprintf(&b, "seat %d out with %s", h.Finisher, fmtCard(h.Card))
 		}
 		fmt.Fprintf(&b, " (x%d), penalties %v\n", h.Multiplier, h.Points)
 	}
@@ -272,4 +372,264 @@ func (v *View) String() string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+func cardStrings(cs []game.Card) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = fmtCard(c)
+	}
+	return out
+}
+
+// MarshalJSON writes the view in the protocol's text (the fields of
+// docs/games/pisyedili.md, in that order): cards in canonical notation,
+// sets in the notation's sort order, enums by name, empty lists as [], the
+// hand of a spectator and the stock pool of a stock formed from the whole
+// deck as null.
+func (v *View) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 2048)
+	b = append(b, `{"observer":`...)
+	b = strconv.AppendInt(b, int64(v.Seat), 10)
+	b = append(b, `,"options":`...)
+	b = appendOptions(b, v.Options)
+	b = appendIntField(b, "players", v.Players)
+	b = appendIntField(b, "round", v.Round)
+	b = appendIntField(b, "round_count", v.RoundCount)
+	b = appendIntField(b, "dealer", int(v.Dealer))
+	b = appendStringField(b, "phase", v.Phase)
+	b = appendStringField(b, "chance", v.Chance.String())
+	b = append(b, `,"to_act":[`...)
+	for i, p := range v.ToAct {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(p), 10)
+	}
+	b = append(b, ']')
+	b = appendIntField(b, "turn", int(v.Turn))
+	b = appendStringField(b, "turn_reason", v.TurnReason.String())
+	b = appendStringField(b, "direction", v.Direction.String())
+	b = appendIntField(b, "next", int(v.Next))
+	b = appendIntField(b, "opening_left", v.OpeningLeft)
+	b = appendStringField(b, "top", fmtCard(v.Top))
+	suit, rank := "", ""
+	if v.Top != game.NoCard {
+		suit, rank = v.ActiveSuit.String(), rankName(v.ActiveRank)
+	}
+	b = appendStringField(b, "active_suit", suit)
+	b = appendStringField(b, "active_rank", rank)
+	b = append(b, `,"any_follows":`...)
+	b = strconv.AppendBool(b, v.AnyFollows)
+	if c := v.Chain; c != nil {
+		b = append(b, `,"chain":{"kind":`...)
+		b = appendString(b, c.Kind.String())
+		b = appendIntField(b, "count", c.Count)
+		b = appendIntField(b, "draw", c.Draw)
+		b = append(b, '}')
+	}
+	b = appendIntField(b, "dead_passes", v.DeadPasses)
+	b = append(b, `,"hand":`...)
+	if v.Seat >= 0 && int(v.Seat) < v.Players {
+		b = appendCards(b, v.Hand)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = appendStringField(b, "drawn", fmtCard(v.Drawn))
+	b = append(b, `,"hand_sizes":`...)
+	b = appendInts(b, v.HandSizes)
+	b = appendIntField(b, "stock_size", v.StockSize)
+	b = append(b, `,"pile":[`...)
+	for i, c := range v.Pile {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, fmtCard(c))
+	}
+	b = append(b, `],"stock_pool":`...)
+	if v.StockPool != nil {
+		b = appendCards(b, *v.StockPool)
+	} else {
+		b = append(b, "null"...)
+	}
+	if len(v.Shown) > 0 {
+		b = append(b, `,"shown":[`...)
+		for i, vd := range v.Shown {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"seat":`...)
+			b = strconv.AppendInt(b, int64(vd.Seat), 10)
+			b = appendStringField(b, "why", vd.Why.String())
+			b = append(b, `,"lacks":`...)
+			b = appendCards(b, Cards{Once: vd.Lacks})
+			b = appendIntField(b, "since", vd.Since)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if d := v.Drawing; d != nil {
+		b = append(b, `,"drawing":{"kind":`...)
+		b = appendString(b, d.Kind.String())
+		b = appendIntField(b, "seat", int(d.Seat))
+		b = appendIntField(b, "left", d.Left)
+		b = appendIntField(b, "owner", int(d.Owner))
+		b = appendIntField(b, "seats_left", d.SeatsLeft)
+		b = append(b, '}')
+	}
+	if len(v.Revealed) > 0 {
+		b = append(b, `,"revealed":`...)
+		b = appendCardsList(b, v.Revealed)
+	}
+	if v.Ending != nil {
+		b = append(b, `,"ending":`...)
+		b = appendHandResult(b, v.Ending)
+	}
+	b = append(b, `,"finished":[`...)
+	for i := range v.Finished {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendHandResult(b, &v.Finished[i])
+	}
+	b = append(b, `],"totals":`...)
+	b = appendInts(b, v.Totals)
+	b = append(b, `,"round_scores":[`...)
+	for i, r := range v.RoundScores {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendInts(b, r)
+	}
+	b = append(b, ']')
+	if len(v.Winners) > 0 {
+		b = append(b, `,"winners":[`...)
+		for i, p := range v.Winners {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(p), 10)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), nil
+}
+
+func appendHandResult(b []byte, h *HandResult) []byte {
+	b = append(b, `{"hand":`...)
+	b = strconv.AppendInt(b, int64(h.Hand), 10)
+	b = appendIntField(b, "finisher", int(h.Finisher))
+	if h.Card != game.NoCard {
+		b = appendStringField(b, "card", fmtCard(h.Card))
+	}
+	b = appendIntField(b, "multiplier", h.Multiplier)
+	b = append(b, `,"end_draws":`...)
+	if h.EndDraws == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendCardsList(b, h.EndDraws)
+	}
+	if len(h.Hands) > 0 {
+		b = append(b, `,"hands":`...)
+		b = appendCardsList(b, h.Hands)
+	}
+	if len(h.Points) > 0 {
+		b = append(b, `,"points":`...)
+		b = appendInts(b, h.Points)
+	}
+	return append(b, '}')
+}
+
+// appendCards writes a multiset as a list of card texts.
+func appendCards(b []byte, c Cards) []byte {
+	b = append(b, '[')
+	first := true
+	for m := c.Once; m != 0; m &= m - 1 {
+		i := m.Lowest()
+		for k := 0; k < 1+int((c.Twice>>uint(i))&1); k++ {
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendString(b, faceName[i])
+		}
+	}
+	return append(b, ']')
+}
+
+func appendCardsList(b []byte, cs []Cards) []byte {
+	b = append(b, '[')
+	for i, c := range cs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendCards(b, c)
+	}
+	return append(b, ']')
+}
+
+// appendInts writes a list of ints as encoding/json does (nil is null).
+func appendInts(b []byte, xs []int) []byte {
+	if xs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
+}
+
+func appendIntField(b []byte, name string, x int) []byte {
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	return strconv.AppendInt(b, int64(x), 10)
+}
+
+func appendStringField(b []byte, name, s string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	return appendString(b, s)
+}
+
+// appendString writes s as a JSON string exactly as encoding/json does.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendOptions writes the options as encoding/json writes a map: keys in
+// order.
+func appendOptions(b []byte, o game.Options) []byte {
+	if o == nil {
+		return append(b, "null"...)
+	}
+	var buf [16]string
+	keys := buf[:0]
+	for k := range o {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, k)
+		b = append(b, ':')
+		b = appendString(b, o[k])
+	}
+	return append(b, '}')
 }

@@ -109,7 +109,7 @@ func (s *State) apply(seat int, m game.Move) string {
 		if r := s.canMeld(h, nm); r != "" {
 			return r
 		}
-		if s.cfg.mustDisc && h.count()-nm.faces.Count() < 1 {
+		if s.cfg.mustDisc && h.Count()-nm.faces.Count() < 1 {
 			return "must_discard_to_go_out: keep a card to discard"
 		}
 		s.removeMeld(seat, nm)
@@ -121,10 +121,10 @@ func (s *State) apply(seat int, m game.Move) string {
 		if reason != "" {
 			return reason
 		}
-		if joker && h.jk == 0 || !joker && h.has(f) == 0 {
+		if joker && h.Jokers == 0 || !joker && h.Has(f) == 0 {
 			return "you do not hold " + game.Standard.Format(m.Card)
 		}
-		if s.cfg.mustDisc && h.count() < 2 {
+		if s.cfg.mustDisc && h.Count() < 2 {
 			return "must_discard_to_go_out: keep a card to discard"
 		}
 		c := f
@@ -141,7 +141,7 @@ func (s *State) apply(seat int, m game.Move) string {
 		if c < 0 || m.A != 0 || m.B != 0 || m.Set != 0 || m.Set2 != 0 {
 			return "not a discard"
 		}
-		if h.has(c) == 0 {
+		if h.Has(c) == 0 {
 			return "you do not hold " + cardStr(c)
 		}
 		h.remove(c)
@@ -149,7 +149,7 @@ func (s *State) apply(seat int, m game.Move) string {
 		s.pile[s.pileN] = uint8(c)
 		s.pileN++
 		s.log(seat, m)
-		if h.count() == 0 {
+		if h.Count() == 0 {
 			s.endHand(seat)
 			return ""
 		}
@@ -161,14 +161,14 @@ func (s *State) apply(seat int, m game.Move) string {
 // canMeld checks that the hand holds the meld's natural cards and jokers.
 func (s *State) canMeld(h *hand, nm meld) string {
 	nat := nm.faces &^ nm.jokers
-	if miss := nat &^ h.one; miss != 0 {
+	if miss := nat &^ h.One; miss != 0 {
 		return "you do not hold " + cardStr(miss.Lowest())
 	}
 	if j := nm.jokers.Count(); j > 0 {
 		if j > 1 {
 			return "a new meld holds at most one joker"
 		}
-		if h.jk == 0 {
+		if h.Jokers == 0 {
 			return "you hold no joker"
 		}
 	}
@@ -257,7 +257,7 @@ func (s *State) applyTake(seat int, m game.Move) string {
 		if r := s.canMeld(&nh, nm); r != "" {
 			return r
 		}
-		if s.cfg.mustDisc && nh.count()-nm.faces.Count() < 1 {
+		if s.cfg.mustDisc && nh.Count()-nm.faces.Count() < 1 {
 			return "must_discard_to_go_out: keep a card to discard"
 		}
 		s.takeCards(seat, i, nh)
@@ -298,7 +298,7 @@ func (s *State) log(seat int, m game.Move) {
 
 // afterPlay ends the hand if the seat went out by a meld or lay-off.
 func (s *State) afterPlay(seat int) {
-	if s.hands[seat].count() == 0 {
+	if s.hands[seat].Count() == 0 {
 		s.endHand(seat)
 	}
 }

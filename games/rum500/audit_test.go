@@ -137,7 +137,7 @@ func refLegal(s *State) map[game.Move]bool {
 	h := s.hands[s.toMove]
 	var cnt [53]int
 	total := 0
-	for _, c := range h.indices(nil) {
+	for _, c := range h.Indices(nil) {
 		cnt[c]++
 		total++
 	}
@@ -692,7 +692,7 @@ func TestAuditDeepTake(t *testing.T) {
 				if h := handStr(s, s.toMove); h != c.hand {
 					t.Errorf("hand after %s: %q, want %q", c.after, h, c.hand)
 				}
-				if p := strings.Join(s.View(game.Spectator).(*View).Pile, " "); p != c.pile {
+				if p := cardList(s.View(game.Spectator).(*View).Pile); p != c.pile {
 					t.Errorf("pile after %s: %q, want %q", c.after, p, c.pile)
 				}
 			}
@@ -747,8 +747,8 @@ func TestAuditDealSizes(t *testing.T) {
 				t.Errorf("§3 %v: %d decks, want %d", o, s.cfg.decks, decks)
 			}
 			for i := 0; i < n; i++ {
-				if s.hands[i].count() != size {
-					t.Errorf("§4 %v: seat %d holds %d, want %d", o, i, s.hands[i].count(), size)
+				if s.hands[i].Count() != size {
+					t.Errorf("§4 %v: seat %d holds %d, want %d", o, i, s.hands[i].Count(), size)
 				}
 			}
 			if s.pileN != 1 || s.stockN != total-n*size-1 {
@@ -766,7 +766,7 @@ func TestAuditDealSizes(t *testing.T) {
 		s := st.(*State)
 		dealt := 0
 		for i := 0; i < c.n; i++ {
-			dealt += s.hands[i].count()
+			dealt += s.hands[i].Count()
 		}
 		if dealt != c.dealt || s.stockN != c.stock {
 			t.Errorf("§4 %d players: %d dealt + 1 + %d stock, want %d + 1 + %d", c.n, dealt, s.stockN, c.dealt, c.stock)
@@ -1086,7 +1086,7 @@ func TestAuditStockExhausted(t *testing.T) {
 	}
 	for _, want := range []string{"5S", "7D", "3H"} {
 		play(t, s, "draw")
-		if s.known[s.toMove].has(ix(mustCard(t, want))) == 0 || s.hands[s.toMove].has(ix(mustCard(t, want))) == 0 {
+		if s.known[s.toMove].Has(ix(mustCard(t, want))) == 0 || s.hands[s.toMove].Has(ix(mustCard(t, want))) == 0 {
 			t.Fatalf("§8 turned stock: drew the wrong card, want %s", want)
 		}
 		if s.stockN > 0 {
@@ -1100,7 +1100,7 @@ func TestAuditStockExhausted(t *testing.T) {
 		}
 	}
 	h := s.hands[s.toMove]
-	play(t, s, "discard "+cardStr(h.indices(nil)[0]))
+	play(t, s, "discard "+cardStr(h.Indices(nil)[0]))
 	if s.phase != phDeal || s.out != -1 {
 		t.Errorf("§8 the second exhaustion ends the hand")
 	}
@@ -1138,8 +1138,8 @@ func TestAuditHiddenInformation(t *testing.T) {
 				// reverse the stock (when its order is private).
 				a := r.IntN(n)
 				var free []int
-				for _, c := range s.hands[a].indices(nil) {
-					if s.hands[a].has(c) > s.known[a].has(c) {
+				for _, c := range s.hands[a].Indices(nil) {
+					if s.hands[a].Has(c) > s.known[a].Has(c) {
 						free = append(free, c)
 					}
 				}
@@ -1324,7 +1324,7 @@ func TestAuditDiscardAfterTake(t *testing.T) {
 	s = build(t, pos{opts: "players=3 top_discard_free=true", hands: []string{"9S KH", "2H", "3H"}, pile: "7D 2C", stock: "rest"})
 	play(t, s, "take 2C")
 	play(t, s, "discard 2C")
-	if s.toMove != 1 || strings.Join(s.View(1).(*View).Pile, " ") != "7D 2C" {
+	if s.toMove != 1 || cardList(s.View(1).(*View).Pile) != "7D 2C" {
 		t.Errorf("top_discard_free: the card taken alone may be discarded")
 	}
 }
@@ -1343,7 +1343,7 @@ func TestAuditJokers(t *testing.T) {
 		t.Errorf("§12 a laid-off joker scores 15: %d", s.table[0])
 	}
 	v := s.View(2).(*View)
-	if m := v.Melds[0]; !reflect.DeepEqual(m.Cards, []string{"JK", "2S", "3S", "JK"}) || m.Text != "JK=AS 2S 3S JK=4S" {
+	if m := v.Melds[0]; cardList(m.Cards(nil)) != "JK 2S 3S JK" || m.Text() != "JK=AS 2S 3S JK=4S" {
 		t.Errorf("§12 joker view %+v", m)
 	}
 	// A natural card never replaces a joker: AS and 4S do not fit.

@@ -25,7 +25,15 @@ var (
 	ixCard [53]game.Card
 )
 
-func cardStr(i int) string { return game.Standard.Format(card(i)) }
+// cardText holds the canonical text of every card index.
+var cardText [53]string
+
+func cardStr(i int) string {
+	if uint(i) < uint(len(cardText)) {
+		return cardText[i]
+	}
+	return game.Standard.Format(game.NoCard)
+}
 
 // value is a card's points in hand (and on the table, except an ace at the
 // low end of a run, which counts 1).
@@ -40,6 +48,7 @@ func init() {
 	}
 	for i := range ixCard {
 		ixCard[i] = game.Standard.Card(i)
+		cardText[i] = game.Standard.Format(ixCard[i])
 	}
 	for i := 0; i < 52; i++ {
 		r := i%13 + 1
@@ -56,69 +65,75 @@ func init() {
 	value[jokerIx] = 15
 }
 
-// hand is a multiset of cards with at most two copies of a face: one holds
-// the faces present at least once, two those present twice, jk counts jokers.
-type hand struct {
-	one, two game.Mask
-	jk       uint8
+// Hand is a multiset of 500 Rum cards (a hand, or the cards a seat is known
+// to hold) with at most two copies of a face: One holds the faces present at
+// least once, Two those present twice (two decks), Jokers counts the jokers.
+// Faces are card indices of game.Standard (suit*13 + rank-1).
+type Hand struct {
+	One, Two game.Mask
+	Jokers   uint8
 }
+
+// hand is the engine's name for Hand.
+type hand = Hand
 
 func (h *hand) add(i int) {
 	if i == jokerIx {
-		h.jk++
+		h.Jokers++
 		return
 	}
 	b := game.Bit(i)
-	if h.one&b != 0 {
-		h.two |= b
+	if h.One&b != 0 {
+		h.Two |= b
 	} else {
-		h.one |= b
+		h.One |= b
 	}
 }
 
 // remove takes one copy of card i out; false if there is none.
 func (h *hand) remove(i int) bool {
 	if i == jokerIx {
-		if h.jk == 0 {
+		if h.Jokers == 0 {
 			return false
 		}
-		h.jk--
+		h.Jokers--
 		return true
 	}
 	b := game.Bit(i)
 	switch {
-	case h.two&b != 0:
-		h.two &^= b
-	case h.one&b != 0:
-		h.one &^= b
+	case h.Two&b != 0:
+		h.Two &^= b
+	case h.One&b != 0:
+		h.One &^= b
 	default:
 		return false
 	}
 	return true
 }
 
-// has is the number of copies of card i.
-func (h *hand) has(i int) int {
+// Has is the number of copies of card index i (52 for the joker).
+func (h Hand) Has(i int) int {
 	if i == jokerIx {
-		return int(h.jk)
+		return int(h.Jokers)
 	}
 	b := game.Bit(i)
 	n := 0
-	if h.one&b != 0 {
+	if h.One&b != 0 {
 		n++
 	}
-	if h.two&b != 0 {
+	if h.Two&b != 0 {
 		n++
 	}
 	return n
 }
 
-func (h *hand) count() int { return h.one.Count() + h.two.Count() + int(h.jk) }
+// Count is the number of cards.
+func (h Hand) Count() int { return h.One.Count() + h.Two.Count() + int(h.Jokers) }
 
 // points is the hand's value in hand.
 func (h *hand) points() int {
-	p := 15 * int(h.jk)
-	for _, m := range [2]game.Mask{h.one, h.two} {
+	p := 15 * int(h.Jokers)
+	for _, m := range [2]game.Mask{h.One, h.Two} {
 		for ; m != 0; m &= m - 1 {
 			p += value[bits.TrailingZeros64(uint64(m))]
 		}
@@ -126,26 +141,33 @@ func (h *hand) points() int {
 	return p
 }
 
-// indices appends the hand's cards in sort order (copies adjacent, jokers last).
-func (h *hand) indices(buf []int) []int {
-	for m := h.one; m != 0; m &= m - 1 {
+// Indices appends the card indices in sort order (copies adjacent, jokers
+// last).
+func (h Hand) Indices(buf []int) []int {
+	for m := h.One; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros64(uint64(m))
 		buf = append(buf, i)
-		if h.two.Has(i) {
+		if h.Two.Has(i) {
 			buf = append(buf, i)
 		}
 	}
-	for k := 0; k < int(h.jk); k++ {
+	for k := 0; k < int(h.Jokers); k++ {
 		buf = append(buf, jokerIx)
 	}
 	return buf
 }
 
-// strs prints the hand sorted, one string per card.
-func (h *hand) strs() []string {
-	out := []string{}
-	for _, i := range h.indices(nil) {
-		out = append(out, cardStr(i))
+// Cards appends the cards in sort order (copies adjacent, jokers last).
+func (h Hand) Cards(buf []game.Card) []game.Card {
+	for m := h.One; m != 0; m &= m - 1 {
+		c := ixCard[bits.TrailingZeros64(uint64(m))]
+		buf = append(buf, c)
+		if h.Two&(m&-m) != 0 {
+			buf = append(buf, c)
+		}
 	}
-	return out
+	for k := 0; k < int(h.Jokers); k++ {
+		buf = append(buf, game.Joker)
+	}
+	return buf
 }

@@ -107,7 +107,7 @@ func (s *State) dealText() string {
 	b.WriteString("deal")
 	for i := 0; i < s.cfg.n; i++ {
 		b.WriteString("\n" + strconv.Itoa(i) + ":")
-		for _, c := range s.hands[i].indices(nil) {
+		for _, c := range s.hands[i].Indices(nil) {
 			b.WriteString(" " + cardStr(c))
 		}
 	}

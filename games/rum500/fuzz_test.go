@@ -61,7 +61,7 @@ func FuzzApplyChance(f *testing.F) {
 			return
 		}
 		checkInvariants(t, s, "fuzzed deal")
-		if s.hands[0].count() != 13 || s.stockN != 25 {
+		if s.hands[0].Count() != 13 || s.stockN != 25 {
 			t.Fatalf("%q: accepted a wrong deal", text)
 		}
 	})

@@ -188,3 +188,24 @@ func meldOwners(s *State, k int) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// strs prints the hand sorted, one string per card.
+func (h Hand) strs() []string {
+	out := []string{}
+	for _, i := range h.Indices(nil) {
+		out = append(out, cardStr(i))
+	}
+	return out
+}
+
+// cardList prints cards separated by spaces.
+func cardList(cs []game.Card) string { return string(appendCardList(nil, cs)) }
+
+func mustMove(t testing.TB, text string) game.Move {
+	t.Helper()
+	m, err := ParseMove(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

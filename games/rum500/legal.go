@@ -35,7 +35,7 @@ func (s *State) legalDraw(buf []game.Move) []game.Move {
 			accAny = true
 		}
 	}
-	avail, jk, cnt := h.one, int(h.jk), h.count()
+	avail, jk, cnt := h.One, int(h.Jokers), h.Count()
 	var seen game.Mask
 	seenJ := false
 	for i := s.pileN - 1; i >= 0; i-- {
@@ -83,12 +83,12 @@ func (s *State) legalDraw(buf []game.Move) []game.Move {
 
 func (s *State) legalPlay(buf []game.Move) []game.Move {
 	h := &s.hands[s.toMove]
-	cnt := h.count()
+	cnt := h.Count()
 	maxSize := cnt
 	if s.cfg.mustDisc {
 		maxSize--
 	}
-	buf = genMelds(buf, game.Move{Op: OpMeld}, h.one, int(h.jk), -1, false, maxSize)
+	buf = genMelds(buf, game.Move{Op: OpMeld}, h.One, int(h.Jokers), -1, false, maxSize)
 	if !s.cfg.mustDisc || cnt >= 2 {
 		for k := 0; k < s.meldsN; k++ {
 			low, high := s.melds[k].accept()
@@ -99,10 +99,10 @@ func (s *State) legalPlay(buf []game.Move) []game.Move {
 				if both {
 					b = EndLow
 				}
-				if h.one.Has(low) {
+				if h.One.Has(low) {
 					buf = append(buf, game.Move{Op: OpLayoff, Card: card(low), A: a, B: b, Set: game.Bit(low)})
 				}
-				if h.jk > 0 {
+				if h.Jokers > 0 {
 					buf = append(buf, game.Move{Op: OpLayoff, Card: game.Joker, A: a, B: b, Set: game.Bit(low)})
 				}
 			}
@@ -111,19 +111,19 @@ func (s *State) legalPlay(buf []game.Move) []game.Move {
 				if both {
 					b = EndHigh
 				}
-				if h.one.Has(high) {
+				if h.One.Has(high) {
 					buf = append(buf, game.Move{Op: OpLayoff, Card: card(high), A: a, B: b, Set: game.Bit(high)})
 				}
-				if h.jk > 0 {
+				if h.Jokers > 0 {
 					buf = append(buf, game.Move{Op: OpLayoff, Card: game.Joker, A: a, B: b, Set: game.Bit(high)})
 				}
 			}
 		}
 	}
-	for m := h.one; m != 0; m &= m - 1 {
+	for m := h.One; m != 0; m &= m - 1 {
 		buf = append(buf, game.Move{Op: OpDiscard, Card: card(bits.TrailingZeros64(uint64(m)))})
 	}
-	if h.jk > 0 {
+	if h.Jokers > 0 {
 		buf = append(buf, game.Move{Op: OpDiscard, Card: game.Joker})
 	}
 	return buf

@@ -32,25 +32,45 @@ func (s *State) FormatMove(m game.Move) string { return FormatMove(m) }
 
 // FormatMove prints a move in canonical notation.
 func FormatMove(m game.Move) string {
+	var buf [64]byte
+	return string(appendMove(buf[:0], m))
+}
+
+// appendMove appends the canonical text of m.
+func appendMove(b []byte, m game.Move) []byte {
 	switch m.Op {
 	case OpDraw:
-		return "draw"
+		return append(b, "draw"...)
 	case OpDecline:
-		return "decline"
+		return append(b, "decline"...)
 	case OpTake:
-		return "take " + game.Standard.Format(m.Card)
+		return appendCard(append(b, "take "...), m.Card)
 	case OpDiscard:
-		return "discard " + game.Standard.Format(m.Card)
+		return appendCard(append(b, "discard "...), m.Card)
 	case OpMeld:
-		return "meld " + meldList(m.Set, m.Set2, m.B)
+		return appendMeldList(append(b, "meld "...), m.Set, m.Set2, m.B)
 	case OpTakeMeld:
-		return "take " + game.Standard.Format(m.Card) + " meld " + meldList(m.Set, m.Set2, m.B)
+		b = appendCard(append(b, "take "...), m.Card)
+		return appendMeldList(append(b, " meld "...), m.Set, m.Set2, m.B)
 	case OpLayoff:
-		return "layoff " + layCard(m) + " " + itoa(int(m.A)) + endWord(m.B)
+		b = appendLayCard(append(b, "layoff "...), m)
+		b = strconv.AppendInt(append(b, ' '), int64(m.A), 10)
+		return append(b, endWord(m.B)...)
 	case OpTakeLayoff:
-		return "take " + layCard(m) + " layoff " + itoa(int(m.A)) + endWord(m.B)
+		b = appendLayCard(append(b, "take "...), m)
+		b = strconv.AppendInt(append(b, " layoff "...), int64(m.A), 10)
+		return append(b, endWord(m.B)...)
 	}
-	return "?" + strconv.Itoa(int(m.Op))
+	return strconv.AppendInt(append(b, '?'), int64(m.Op), 10)
+}
+
+// appendCard appends a card's canonical text ("?" plus nothing for a card
+// outside the deck, as game.Standard.Format prints it).
+func appendCard(b []byte, c game.Card) []byte {
+	if i := ix(c); i >= 0 {
+		return append(b, cardText[i]...)
+	}
+	return append(b, game.Standard.Format(c)...)
 }
 
 func endWord(b uint8) string {
@@ -63,41 +83,44 @@ func endWord(b uint8) string {
 	return ""
 }
 
-func layCard(m game.Move) string {
+func appendLayCard(b []byte, m game.Move) []byte {
 	if m.Card == game.Joker {
-		return "JK=" + cardStr(m.Set.Lowest())
+		return append(append(b, "JK="...), cardStr(m.Set.Lowest())...)
 	}
-	return game.Standard.Format(m.Card)
+	return appendCard(b, m.Card)
 }
 
 // meldList prints a meld's cards in the canonical order: a set by suit, a
 // run ascending with the ace first when low and last when high.
 func meldList(faces, jk game.Mask, b uint8) string {
-	nm, reason := shape(faces, jk, b)
-	var slots []int
-	if reason == "" {
-		slots = nm.order(nil)
-	}
-	var sb strings.Builder
+	var buf [64]byte
+	return string(appendMeldList(buf[:0], faces, jk, b))
+}
+
+// appendMeldList appends meldList(faces, jk, b).
+func appendMeldList(b []byte, faces, jk game.Mask, end uint8) []byte {
+	nm, reason := shape(faces, jk, end)
+	start := len(b)
 	put := func(f int) {
-		if sb.Len() > 0 {
-			sb.WriteByte(' ')
+		if len(b) > start {
+			b = append(b, ' ')
 		}
 		if jk.Has(f) {
-			sb.WriteString("JK=")
+			b = append(b, "JK="...)
 		}
-		sb.WriteString(cardStr(f))
+		b = append(b, cardStr(f)...)
 	}
 	if reason != "" {
 		for x := faces; x != 0; x &= x - 1 {
 			put(x.Lowest())
 		}
-		return sb.String()
+		return b
 	}
-	for _, sl := range slots {
+	var slots [14]int
+	for _, sl := range nm.order(slots[:0]) {
 		put(nm.slotFace(sl))
 	}
-	return sb.String()
+	return b
 }
 
 // ParseMove implements game.State.

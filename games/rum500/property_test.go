@@ -32,7 +32,7 @@ func checkInvariants(t *testing.T, s *State, where string) {
 		counts[s.pile[i]]--
 	}
 	for i := 0; i < n; i++ {
-		for _, c := range s.hands[i].indices(nil) {
+		for _, c := range s.hands[i].Indices(nil) {
 			counts[c]--
 		}
 	}
@@ -66,8 +66,8 @@ func checkInvariants(t *testing.T, s *State, where string) {
 		if table[i] != s.table[i] {
 			t.Fatalf("%s: seat %d credited %d, melds say %d", where, i, s.table[i], table[i])
 		}
-		for _, c := range s.known[i].indices(nil) {
-			if s.hands[i].has(c) < s.known[i].has(c) {
+		for _, c := range s.known[i].Indices(nil) {
+			if s.hands[i].Has(c) < s.known[i].Has(c) {
 				t.Fatalf("%s: seat %d known to hold %s but does not", where, i, cardStr(c))
 			}
 		}
@@ -136,7 +136,7 @@ func checkLegalExact(t *testing.T, s *State, r *game.Rand, where string) {
 	// Oracle for melds: every subset of the hand (after the take, for
 	// takes) that forms a valid natural meld is listed.
 	h := s.hands[s.toMove]
-	faces := h.one
+	faces := h.One
 	if faces.Count() > 11 {
 		return
 	}
@@ -159,7 +159,7 @@ func checkLegalExact(t *testing.T, s *State, r *game.Rand, where string) {
 				continue
 			}
 			m := game.Move{Op: OpMeld, Set: ms, B: b}
-			wantOK := s.phase == phPlay && (!s.cfg.mustDisc || h.count() > ms.Count())
+			wantOK := s.phase == phPlay && (!s.cfg.mustDisc || h.Count() > ms.Count())
 			if set[m] != wantOK {
 				t.Fatalf("%s: meld %s listed=%v, want %v", where, FormatMove(m), set[m], wantOK)
 			}
@@ -247,7 +247,7 @@ func randomGame(t *testing.T, o game.Options, seed uint64) {
 				want := s.table[i] - s.hands[i].points()
 				if i == s.out {
 					want += s.cfg.bonus
-					if s.hands[i].count() != 0 {
+					if s.hands[i].Count() != 0 {
 						t.Fatalf("%s: seat %d went out holding cards", where, i)
 					}
 				}

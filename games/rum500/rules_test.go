@@ -59,7 +59,7 @@ func TestJokers(t *testing.T) {
 		t.Errorf("joker scores 15 on the table: %d", s.table[0])
 	}
 	v := s.View(1).(*View)
-	if m := v.Melds[0]; !reflect.DeepEqual(m.Cards, []string{"5C", "JK", "7C"}) || !reflect.DeepEqual(m.Stands, []string{"5C", "6C", "7C"}) || m.Text != "5C JK=6C 7C" {
+	if m := v.Melds[0]; cardList(m.Cards(nil)) != "5C JK 7C" || cardList(m.Stands) != "5C 6C 7C" || m.Text() != "5C JK=6C 7C" {
 		t.Errorf("joker in the view: %+v", m)
 	}
 	// The natural 6C can no longer go where the joker is.
@@ -72,7 +72,7 @@ func TestJokers(t *testing.T) {
 		}
 	}
 	play(t, s, "layoff JK=8C 1")
-	if s.table[0] != 15 || s.hands[0].jk != 0 {
+	if s.table[0] != 15 || s.hands[0].Jokers != 0 {
 		t.Errorf("laid-off joker: table %d", s.table[0])
 	}
 	// Taking a joker from the pile: it must be used at once.
@@ -135,11 +135,11 @@ func TestStockExhaustedOptions(t *testing.T) {
 		t.Fatalf("§8 turn_over: phase %v stock %d pile %d", s.phase, s.stockN, s.pileN)
 	}
 	v := s.View(2).(*View)
-	if !reflect.DeepEqual(v.StockCards, []string{"5S", "7D", "3H"}) || !reflect.DeepEqual(v.Pile, []string{"KD"}) {
+	if cardList(v.StockCards) != "5S 7D 3H" || cardList(v.Pile) != "KD" {
 		t.Fatalf("§8 turned-over stock (bottom card on top): %v, pile %v", v.StockCards, v.Pile)
 	}
 	play(t, s, "draw")
-	if got := s.View(2).(*View).Known[1]; !reflect.DeepEqual(got, []string{"5S"}) {
+	if got := s.View(2).(*View).Known[1].strs(); !reflect.DeepEqual(got, []string{"5S"}) {
 		t.Errorf("a card drawn from the public stock is known: %v", got)
 	}
 	play(t, s, "discard 5S")
@@ -169,22 +169,22 @@ func TestViews(t *testing.T) {
 	s := scenario2(t)
 	for seat := game.Spectator; seat < 3; seat++ {
 		v := s.View(seat).(*View)
-		if seat >= 0 && strings.Join(v.Hand, " ") != handStr(s, int(seat)) {
+		if seat >= 0 && strings.Join(v.Hand.strs(), " ") != handStr(s, int(seat)) {
 			t.Errorf("seat %d sees hand %v", seat, v.Hand)
 		}
-		if seat < 0 && v.Hand != nil {
+		if seat < 0 && (v.HasHand() || v.Hand != Hand{}) {
 			t.Errorf("a spectator sees a hand")
 		}
 		if v.Shown != nil || v.StockCards != nil {
 			t.Errorf("hidden cards shown during play")
 		}
-		if !reflect.DeepEqual(v.HandSizes, []int{3, 3, 3}) || v.Stock != s.stockN || !reflect.DeepEqual(v.Pile, []string{}) {
+		if !reflect.DeepEqual(v.HandSizes, []int{3, 3, 3}) || v.Stock != s.stockN || len(v.Pile) != 0 {
 			t.Errorf("public sizes: %+v", v)
 		}
-		if !reflect.DeepEqual(v.Known[0], []string{"2C"}) || !reflect.DeepEqual(v.Moves, []string{"0 take 7D layoff 1"}) {
+		if !reflect.DeepEqual(v.Known[0].strs(), []string{"2C"}) || !reflect.DeepEqual(v.Moves, []Played{{0, mustMove(t, "take 7D layoff 1")}}) {
 			t.Errorf("known %v moves %v", v.Known, v.Moves)
 		}
-		if m := v.Melds[0]; !reflect.DeepEqual(m.Owners, []int{1, 1, 1, 0}) || m.Text != "4D 5D 6D 7D" || m.Kind != "run" {
+		if m := v.Melds[0]; !reflect.DeepEqual(m.Owners, []game.Seat{1, 1, 1, 0}) || m.Text() != "4D 5D 6D 7D" || m.Kind() != "run" {
 			t.Errorf("meld view %+v", m)
 		}
 		b, err := json.Marshal(v)
@@ -207,7 +207,7 @@ func TestViews(t *testing.T) {
 			t.Fatal(err)
 		}
 		x := st.(*State)
-		if x.hands[0].has(ix(game.NewCard(game.Clubs, 2))) == 0 || x.hands[2] != s.hands[2] {
+		if x.hands[0].Has(ix(game.NewCard(game.Clubs, 2))) == 0 || x.hands[2] != s.hands[2] {
 			t.Fatalf("sample ignores known cards or the own hand")
 		}
 		if !reflect.DeepEqual(x.View(2), s.View(2)) {

@@ -213,7 +213,6 @@ type State struct {
 	totals [maxSeats]int
 	rounds []int // finished hands' scores, n per hand
 	hist   []histEntry
-	over   bool
 }
 
 // Engine implements game.State.

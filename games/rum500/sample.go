@@ -3,8 +3,8 @@ package rum500
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
+	"sync"
 
 	"cardroom/game"
 )
@@ -15,14 +15,11 @@ import (
 // uniformly at random to the other hands (on top of their known cards) and
 // the stock.
 func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
-	var v *View
-	switch x := gv.(type) {
-	case *View:
-		v = x
-	default:
+	v, ok := gv.(*View)
+	if !ok {
 		return nil, fmt.Errorf("rum500: not a 500 Rum view: %T", gv)
 	}
-	c, norm, err := parseConfig(v.Options)
+	c, norm, err := sampleConfig(v.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -41,9 +38,10 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		return nil, fmt.Errorf("rum500: view: unknown phase %q", v.Phase)
 	}
 	s.phase = phase(ph)
-	s.handNo, s.dealer = v.HandNo, v.Dealer
+	s.handNo, s.dealer = v.Round, int(v.Dealer)
 	copy(s.totals[:n], v.Totals)
-	for _, rd := range v.Rounds {
+	s.rounds = make([]int, 0, len(v.RoundScores)*n)
+	for _, rd := range v.RoundScores {
 		if len(rd) != n {
 			return nil, errors.New("rum500: view: bad round scores")
 		}
@@ -52,10 +50,10 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	if s.handNo == 0 {
 		return s, nil
 	}
-	if v.ToAct >= 0 {
-		s.toMove = v.ToAct
+	if len(v.ToAct) > 0 {
+		s.toMove = int(v.ToAct[0])
 	}
-	s.out = v.WentOut
+	s.out = int(v.WentOut)
 	if len(v.HandSizes) != n || len(v.Known) != n || len(v.Table) != n {
 		return nil, errors.New("rum500: view: per-seat lists of the wrong length")
 	}
@@ -67,72 +65,98 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	for _, x := range full[:total] {
 		counts[x]++
 	}
-	take := func(what string, cs []string) ([]int, error) {
-		var out []int
-		for _, t := range cs {
-			cc, err := game.Standard.Parse(t)
-			if err != nil {
-				return nil, fmt.Errorf("rum500: view: %s: %v", what, err)
-			}
-			i := ix(cc)
+	// take removes card index i from the unseen cards; what and k (a
+	// seat or a meld number, if what has a %d) say where it was seen.
+	take := func(what string, k, i int) error {
+		if i >= 0 {
 			counts[i]--
-			if counts[i] < 0 {
-				return nil, fmt.Errorf("rum500: view: %s: too many %s", what, t)
+			if counts[i] >= 0 {
+				return nil
 			}
-			out = append(out, i)
 		}
-		return out, nil
+		where := what
+		if strings.Contains(what, "%d") {
+			where = fmt.Sprintf(what, k)
+		}
+		if i < 0 {
+			return fmt.Errorf("rum500: view: %s: not a card", where)
+		}
+		return fmt.Errorf("rum500: view: %s: too many %s", where, cardStr(i))
+	}
+	takeHand := func(what string, k int, h Hand) error {
+		if h.Two&^h.One != 0 || h.One>>52 != 0 {
+			return fmt.Errorf("rum500: view: "+what+": not a hand", k)
+		}
+		for _, m := range [2]game.Mask{h.One, h.Two} {
+			for ; m != 0; m &= m - 1 {
+				if err := take(what, k, m.Lowest()); err != nil {
+					return err
+				}
+			}
+		}
+		for j := 0; j < int(h.Jokers); j++ {
+			if err := take(what, k, jokerIx); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 
-	pile, err := take("pile", v.Pile)
-	if err != nil {
-		return nil, err
+	if len(v.Pile) > maxCards {
+		return nil, errors.New("rum500: view: pile too large")
 	}
-	for _, x := range pile {
-		s.pile[s.pileN] = uint8(x)
+	for _, c := range v.Pile {
+		if err := take("pile", 0, ix(c)); err != nil {
+			return nil, err
+		}
+		s.pile[s.pileN] = uint8(ix(c))
 		s.pileN++
 	}
-	for k, mv := range v.Melds {
-		if mv.Number != k+1 || len(mv.Cards) != len(mv.Stands) || len(mv.Owners) != len(mv.Stands) {
+	if len(v.Melds) > maxMelds {
+		return nil, errors.New("rum500: view: too many melds")
+	}
+	for k := range v.Melds {
+		mv := &v.Melds[k]
+		if mv.Number != k+1 || len(mv.Owners) != len(mv.Stands) {
 			return nil, fmt.Errorf("rum500: view: meld %d malformed", k+1)
 		}
-		var faces, jk game.Mask
-		var onTable []string
+		var faces game.Mask
 		acePos := -1
 		for j, st := range mv.Stands {
-			cc, err := game.Standard.Parse(st)
-			if err != nil || cc == game.Joker {
-				return nil, fmt.Errorf("rum500: view: meld %d: bad card %q", k+1, st)
+			f := ix(st)
+			if f < 0 || st == game.Joker || faces.Has(f) {
+				return nil, fmt.Errorf("rum500: view: meld %d: bad card %q", k+1, game.Standard.Format(st))
 			}
-			f := ix(cc)
 			faces |= game.Bit(f)
 			if f%13 == 0 {
 				acePos = j
 			}
-			if mv.Cards[j] == "JK" {
-				jk |= game.Bit(f)
-				onTable = append(onTable, "JK")
-			} else {
-				onTable = append(onTable, st)
-			}
 		}
+		jk := mv.Jokers
 		b := EndNone
-		if len(mv.Stands) == 13 && mv.Kind == "run" {
+		if len(mv.Stands) == 13 && mv.Run {
 			b = EndLow
 			if acePos == 12 {
 				b = EndHigh
 			}
 		}
 		m, reason := shape(faces, jk, b)
-		if reason != "" || m.run != (mv.Kind == "run") {
+		if reason != "" || m.run != mv.Run {
 			return nil, fmt.Errorf("rum500: view: meld %d: %s", k+1, reason)
 		}
-		if _, err := take(fmt.Sprintf("meld %d", k+1), onTable); err != nil {
-			return nil, err
+		for _, st := range mv.Stands {
+			f := ix(st)
+			if jk.Has(f) {
+				f = jokerIx
+			}
+			if err := take("meld %d", k+1, f); err != nil {
+				return nil, err
+			}
 		}
-		for j, sl := range m.order(nil) {
+		var slots [14]int
+		for j, sl := range m.order(slots[:0]) {
 			o := mv.Owners[j]
-			if o < 0 || o >= n {
+			if o < 0 || int(o) >= n {
 				return nil, fmt.Errorf("rum500: view: meld %d: bad owner %d", k+1, o)
 			}
 			m.owner[sl] = int8(o)
@@ -148,31 +172,28 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 			return nil, fmt.Errorf("rum500: view: seat %d's table points %d do not match its melds (%d)", i, v.Table[i], s.table[i])
 		}
 	}
+	if v.Stock < 0 || v.Stock > maxCards {
+		return nil, fmt.Errorf("rum500: view: bad stock size %d", v.Stock)
+	}
 	s.stockN = v.Stock
 	if v.TurnedOver {
 		s.turned = true
-		sc, err := take("stock", v.StockCards)
-		if err != nil {
-			return nil, err
-		}
-		if len(sc) != v.Stock {
+		if len(v.StockCards) != v.Stock {
 			return nil, errors.New("rum500: view: stock cards do not match the stock size")
 		}
-		for j, x := range sc {
-			s.stock[len(sc)-1-j] = uint8(x)
+		for j, c := range v.StockCards {
+			if err := take("stock", 0, ix(c)); err != nil {
+				return nil, err
+			}
+			s.stock[v.Stock-1-j] = uint8(ix(c))
 		}
 	}
-	for _, t := range v.Moves {
-		seat, mt, _ := strings.Cut(t, " ")
-		si, err := strconv.Atoi(seat)
-		if err != nil || si < 0 || si >= n {
-			return nil, fmt.Errorf("rum500: view: bad move %q", t)
+	s.hist = make([]histEntry, len(v.Moves))
+	for i, p := range v.Moves {
+		if p.Seat < 0 || int(p.Seat) >= n || !canonical(p.Move) {
+			return nil, fmt.Errorf("rum500: view: bad move %d %s", p.Seat, FormatMove(p.Move))
 		}
-		m, err := ParseMove(mt)
-		if err != nil {
-			return nil, fmt.Errorf("rum500: view: move %q: %v", t, err)
-		}
-		s.hist = append(s.hist, histEntry{int8(si), m})
+		s.hist[i] = histEntry{int8(p.Seat), p.Move}
 	}
 
 	// Hands.
@@ -182,49 +203,42 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 			return nil, errors.New("rum500: view: shown hands of the wrong length")
 		}
 		for i := 0; i < n; i++ {
-			cs, err := take(fmt.Sprintf("seat %d's hand", i), v.Shown[i])
-			if err != nil {
+			if err := takeHand("seat %d's hand", i, v.Shown[i]); err != nil {
 				return nil, err
 			}
-			for _, x := range cs {
-				s.hands[i].add(x)
-			}
+			s.hands[i] = v.Shown[i]
 			fixed[i] = true
 		}
-	} else if v.Seat >= 0 && v.Seat < n {
-		cs, err := take("hand", v.Hand)
-		if err != nil {
+	} else if v.Seat >= 0 && int(v.Seat) < n {
+		if err := takeHand("hand", 0, v.Hand); err != nil {
 			return nil, err
 		}
-		for _, x := range cs {
-			s.hands[v.Seat].add(x)
-		}
+		s.hands[v.Seat] = v.Hand
 		fixed[v.Seat] = true
 	}
 	for i := 0; i < n; i++ {
-		for _, t := range v.Known[i] {
-			cc, err := game.Standard.Parse(t)
-			if err != nil {
-				return nil, fmt.Errorf("rum500: view: known: %v", err)
-			}
-			s.known[i].add(ix(cc))
+		k := v.Known[i]
+		if k.Two&^k.One != 0 || k.One>>52 != 0 {
+			return nil, fmt.Errorf("rum500: view: seat %d's known cards: not a hand", i)
 		}
+		s.known[i] = k
 		if fixed[i] {
 			// The known cards must be in the hand shown.
-			var k hand = s.known[i]
-			for _, x := range k.indices(nil) {
-				if s.hands[i].has(x) < k.has(x) {
+			var buf [maxCards]int
+			for _, x := range k.Indices(buf[:0]) {
+				if s.hands[i].Has(x) < k.Has(x) {
 					return nil, fmt.Errorf("rum500: view: seat %d is known to hold %s but does not", i, cardStr(x))
 				}
 			}
 			continue
 		}
-		if _, err := take(fmt.Sprintf("seat %d's known cards", i), v.Known[i]); err != nil {
+		if err := takeHand("seat %d's known cards", i, k); err != nil {
 			return nil, err
 		}
-		s.hands[i] = s.known[i]
+		s.hands[i] = k
 	}
-	var pool []int
+	var poolBuf [maxCards]int
+	pool := poolBuf[:0]
 	for x := 0; x < 53; x++ {
 		for k := 0; k < counts[x]; k++ {
 			pool = append(pool, x)
@@ -236,12 +250,12 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 	}
 	for i := 0; i < n; i++ {
 		if fixed[i] {
-			if s.hands[i].count() != v.HandSizes[i] {
-				return nil, fmt.Errorf("rum500: view: seat %d holds %d cards, size says %d", i, s.hands[i].count(), v.HandSizes[i])
+			if s.hands[i].Count() != v.HandSizes[i] {
+				return nil, fmt.Errorf("rum500: view: seat %d holds %d cards, size says %d", i, s.hands[i].Count(), v.HandSizes[i])
 			}
 			continue
 		}
-		need := v.HandSizes[i] - s.hands[i].count()
+		need := v.HandSizes[i] - s.hands[i].Count()
 		if need < 0 || need > len(pool) {
 			return nil, fmt.Errorf("rum500: view: seat %d: hand size %d does not fit", i, v.HandSizes[i])
 		}
@@ -261,4 +275,57 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		return nil, fmt.Errorf("rum500: view: %d cards unaccounted for", len(pool))
 	}
 	return s, nil
+}
+
+// The options of the views a bot samples from are few and repeat for every
+// search iteration, so Sample keeps their parsed form: normalizing them is
+// most of the cost of a sample otherwise. The cached normalized options are
+// shared by the sampled states, which never modify them.
+var (
+	cfgMu    sync.RWMutex
+	cfgCache = map[string]cachedConfig{}
+	specs    = Engine{}.OptionSpecs()
+)
+
+const cfgCacheMax = 256
+
+type cachedConfig struct {
+	c    config
+	norm game.Options
+}
+
+// sampleConfig is parseConfig(o), cached.
+func sampleConfig(o game.Options) (config, game.Options, error) {
+	// The key lists the value of every option (0 when absent); an option
+	// the engine does not know is left to parseConfig to refuse.
+	var buf [256]byte
+	key := buf[:0]
+	found := 0
+	for _, sp := range specs {
+		if v, ok := o[sp.Name]; ok {
+			key = append(key, v...)
+			found++
+		} else {
+			key = append(key, 0)
+		}
+		key = append(key, 1)
+	}
+	if found == len(o) {
+		cfgMu.RLock()
+		cc, ok := cfgCache[string(key)]
+		cfgMu.RUnlock()
+		if ok {
+			return cc.c, cc.norm, nil
+		}
+	}
+	c, norm, err := parseConfig(o)
+	if err != nil || found != len(o) {
+		return c, norm, err
+	}
+	cfgMu.Lock()
+	if len(cfgCache) < cfgCacheMax {
+		cfgCache[string(key)] = cachedConfig{c, norm}
+	}
+	cfgMu.Unlock()
+	return c, norm, nil
 }

@@ -363,8 +363,8 @@ func TestScenario14DealSizes(t *testing.T) {
 		st.RollChance(&r)
 		s := st.(*State)
 		for i := 0; i < c.players; i++ {
-			if s.hands[i].count() != c.hand {
-				t.Errorf("§14.14 %d players: seat %d has %d cards", c.players, i, s.hands[i].count())
+			if s.hands[i].Count() != c.hand {
+				t.Errorf("§14.14 %d players: seat %d has %d cards", c.players, i, s.hands[i].Count())
 			}
 		}
 		if s.pileN != 1 || s.stockN != c.stock || s.cfg.decks != c.decks {

@@ -26,7 +26,7 @@ function render(ctx) {
   const hinted = hintCards(ctx);
 
   const badges = [
-    h('span', { class: 'badge', 'data-testid': 'round' }, t('papayoo.round', { round: v.round || 0, rounds: v.rounds || 0 })),
+    h('span', { class: 'badge', 'data-testid': 'round' }, t('papayoo.round', { round: v.round || 0, rounds: v.round_count || 0 })),
     v.papayoo ? h('span', { class: 'badge gold', 'data-testid': 'papayoo-badge' }, suitIcon(v.die, 14), ' ', t('papayoo.is', { card: cardName(v.papayoo) })) : null,
   ];
 

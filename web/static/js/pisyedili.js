@@ -34,7 +34,7 @@ function render(ctx) {
   const turn = (ctx.toAct || [])[0];
 
   const badges = [
-    h('span', { class: 'badge', 'data-testid': 'hand-no' }, t('pis.hand_no', { n: v.hand_no || 1, of: v.hands || '?' })),
+    h('span', { class: 'badge', 'data-testid': 'hand-no' }, t('pis.hand_no', { n: v.round || 1, of: v.round_count || '?' })),
     opening ? h('span', { class: 'badge gold', 'data-testid': 'opening-badge' }, t('pis.opening_badge')) : null,
   ];
 
@@ -59,7 +59,7 @@ function render(ctx) {
     center.appendChild(h('div', { class: 'offer', 'data-testid': 'opening' }, h('strong', {}, t('pis.opening_title')), ' ', t('pis.opening_text')));
   }
   const fin = v.finished || [];
-  const over = phase === 'hand_over' || phase === 'game_over' || ctx.status === 'finished';
+  const over = phase === 'hand_over' || phase === 'over' || ctx.status === 'finished';
   if (v.ending && phase === 'hand_over') {
     center.appendChild(handSummary(ctx, v.ending, n, v.revealed));
   } else if (fin.length && (over || ui.seenHands !== fin.length)) {
@@ -73,7 +73,7 @@ function render(ctx) {
   // Status.
   let status = '';
   let sub = '';
-  if (ctx.status === 'finished' || phase === 'game_over') status = t('table.game_over');
+  if (ctx.status === 'finished' || phase === 'over') status = t('table.game_over');
   else if (turn === undefined) status = t('table.dealing');
   else {
     status = turn === me ? t('table.your_turn') : t('table.turn_of', { name: seatName(ctx, turn) });

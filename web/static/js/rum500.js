@@ -11,7 +11,6 @@ function melds(v) { return pick(v, 'melds', 'table') || []; }
 function meldNumber(m, i) { return pick(m, 'id', 'number', 'n') || i + 1; }
 function meldCards(m) { return pick(m, 'cards') || []; }
 function meldOwners(m) { return pick(m, 'owners', 'credit', 'by') || []; }
-function hands(v) { return pick(v, 'rounds', 'hand_scores', 'round_scores') || []; }
 
 function render(ctx) {
   const v = ctx.view;
@@ -141,7 +140,7 @@ function render(ctx) {
     ended = h('p', { class: 'offer', 'data-testid': 'went-out' }, t('rum.went_out', { name: seatName(ctx, v.went_out) }));
   }
   if (ended) table.appendChild(ended);
-  const rounds = v.rounds || [];
+  const rounds = v.round_scores || [];
   const over = v.phase === 'over' || ctx.status === 'finished';
   if (rounds.length && !over && ui.seenHands !== rounds.length) {
     const last = rounds[rounds.length - 1];
@@ -155,7 +154,7 @@ function render(ctx) {
       h('p', {}, t('rum.left_in_hands')),
       v.shown_hands.map((cards, s) => (cards && cards.length ? h('div', { class: 'row' }, h('span', {}, seatName(ctx, s) + ':'), sortCards(cards).map((c) => cardEl(c, { size: 'tiny' }))) : null))));
   }
-  return { center: table, hand, status, sub, log, badges: [h('span', { class: 'badge', 'data-testid': 'hand-no' }, t('rum.hand_n', { n: v.hand_number || 1 }))] };
+  return { center: table, hand, status, sub, log, badges: [h('span', { class: 'badge', 'data-testid': 'hand-no' }, t('rum.hand_n', { n: v.round || 1 }))] };
 }
 
 function initial(ctx, s) {
@@ -166,7 +165,8 @@ function initial(ctx, s) {
 function seatInfo(ctx, s) {
   const v = ctx.view;
   const parts = [];
-  if ((v.hand_sizes || [])[s] !== undefined) parts.push(t('table.cards_n', { n: v.hand_sizes[s] }));
+  // hand_sizes lists zeros before the first deal: no sizes then.
+  if (v.round > 0 && (v.hand_sizes || [])[s] !== undefined) parts.push(t('table.cards_n', { n: v.hand_sizes[s] }));
   const onTable = pick(v, 'table_points', 'melded_points');
   if (onTable && onTable[s] !== undefined) parts.push(t('rum.on_table', { n: onTable[s] }));
   if ((v.totals || [])[s] !== undefined) parts.push(t('rum.total_n', { n: v.totals[s] }));
@@ -177,7 +177,7 @@ function seatInfo(ctx, s) {
 function scores(ctx) {
   const v = ctx.view;
   const n = pick(v, 'players') || (v.totals || []).length;
-  const rounds = (ctx.result && ctx.result.rounds) || hands(v);
+  const rounds = (ctx.result && ctx.result.rounds) || v.round_scores || [];
   const running = new Array(n).fill(0);
   const body = rounds.map((r, i) => h('tr', {}, h('td', {}, t('rum.hand_n', { n: i + 1 })), r.map((x, s) => {
     running[s] += x;
