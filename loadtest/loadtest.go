@@ -9,7 +9,6 @@
 package loadtest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,7 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
+	"cardroom/protocol"
 )
 
 // Config is one load run.
@@ -92,7 +91,7 @@ type seatState struct {
 type tableRun struct {
 	id    string
 	seats int
-	conns []*wsClient // per seat: the connection holding it
+	conns []*protocol.Client // per seat: the connection holding it
 
 	mu      sync.Mutex
 	latest  []seatState
@@ -112,19 +111,11 @@ type pendingMove struct {
 	refused  bool
 }
 
-type wsClient struct {
-	ws    *websocket.Conn
-	token string
-	wmu   sync.Mutex
-}
-
-func (c *wsClient) send(ctx context.Context, v any) error {
-	b, _ := json.Marshal(v)
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
+// send writes one message, giving up after 30 s.
+func send(ctx context.Context, c *protocol.Client, m protocol.ClientMsg) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	return c.ws.Write(ctx, websocket.MessageText, b)
+	return c.Send(ctx, m)
 }
 
 type runner struct {
@@ -262,14 +253,14 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	rep.ServerRSS, rep.ServerHeap, rep.ServerConnections = r.serverMem(ctx)
 	for _, t := range tables {
 		for _, c := range uniqueConns(t.conns) {
-			c.ws.Close(websocket.StatusNormalClosure, "")
+			c.Close()
 		}
 	}
 	return rep, nil
 }
 
-func uniqueConns(cs []*wsClient) []*wsClient {
-	var out []*wsClient
+func uniqueConns(cs []*protocol.Client) []*protocol.Client {
+	var out []*protocol.Client
 	for _, c := range cs {
 		if !slices.Contains(out, c) {
 			out = append(out, c)
@@ -315,52 +306,28 @@ func (r *runner) serverMem(ctx context.Context) (rss, heap, conns int64) {
 	return
 }
 
-func (r *runner) session(ctx context.Context, name string) (string, error) {
-	b, _ := json.Marshal(map[string]string{"name": name})
-	req, _ := http.NewRequestWithContext(ctx, "POST", r.cfg.URL+"/api/session", bytes.NewReader(b))
-	resp, err := r.client.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	var s struct {
-		Token string `json:"token"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&s); err != nil || s.Token == "" {
-		return "", fmt.Errorf("session: HTTP %d %v", resp.StatusCode, err)
-	}
-	return s.Token, nil
-}
-
-func (r *runner) dial(ctx context.Context, token string) (*wsClient, error) {
-	h := http.Header{}
-	h.Set("Authorization", "Bearer "+token)
-	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+func (r *runner) dial(ctx context.Context, name string) (*protocol.Client, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	ws, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(r.cfg.URL, "http")+"/ws", &websocket.DialOptions{HTTPHeader: h, HTTPClient: r.client})
+	sess, err := protocol.NewSession(ctx, r.client, r.cfg.URL, name)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("session: %w", err)
 	}
-	ws.SetReadLimit(1 << 22)
-	return &wsClient{ws: ws, token: token}, nil
+	return protocol.Dial(ctx, r.cfg.URL, &protocol.Options{Token: sess.Token, HTTPClient: r.client, ReadLimit: 1 << 22})
 }
 
 // setupTable creates the sessions and connections of one table, creates
 // the table and seats everyone; the game starts when the last seat fills.
 func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 	n := r.cfg.Seats
-	t := &tableRun{seats: n, conns: make([]*wsClient, n), latest: make([]seatState, n), cond: make(chan struct{}, 1)}
+	t := &tableRun{seats: n, conns: make([]*protocol.Client, n), latest: make([]seatState, n), cond: make(chan struct{}, 1)}
 	for s := range t.latest {
 		t.latest[s].seq = -1
 	}
 	nc := r.cfg.Clients
-	clients := make([]*wsClient, nc)
+	clients := make([]*protocol.Client, nc)
 	for k := range clients {
-		tok, err := r.session(ctx, fmt.Sprintf("load%d-%d", i, k))
-		if err != nil {
-			return nil, err
-		}
-		c, err := r.dial(ctx, tok)
+		c, err := r.dial(ctx, fmt.Sprintf("load%d-%d", i, k))
 		if err != nil {
 			return nil, err
 		}
@@ -375,7 +342,8 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 	for k, c := range clients {
 		go r.read(t, c, k == 0, created, joined)
 	}
-	if err := clients[0].send(ctx, map[string]any{"type": "create", "game": r.cfg.Game, "options": r.cfg.Options, "seat": 0}); err != nil {
+	seat0 := 0
+	if err := send(ctx, clients[0], protocol.CreateReq{Game: r.cfg.Game, Options: r.cfg.Options, Seat: &seat0}); err != nil {
 		return nil, err
 	}
 	select {
@@ -390,7 +358,7 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 		return nil, errors.New("no answer to create")
 	}
 	for s := 1; s < n; s++ {
-		if err := t.conns[s].send(ctx, map[string]any{"type": "join", "table": t.id, "seat": s}); err != nil {
+		if err := send(ctx, t.conns[s], protocol.JoinReq{Table: t.id, Seat: &s}); err != nil {
 			return nil, err
 		}
 		select {
@@ -405,70 +373,45 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 	return t, nil
 }
 
-type inMsg struct {
-	Type    string   `json:"type"`
-	Table   any      `json:"table"`
-	Seq     int      `json:"seq"`
-	Seat    int      `json:"seat"`
-	Status  string   `json:"status"`
-	Legal   []string `json:"legal"`
-	Code    string   `json:"code"`
-	Message string   `json:"message"`
-}
-
 // read consumes one connection's messages and updates the table's view.
-func (r *runner) read(t *tableRun, c *wsClient, owner bool, created chan string, joined chan error) {
+// It decodes a state's head only (protocol.DecodeStateHead): the view is
+// scanned, not built.
+func (r *runner) read(t *tableRun, c *protocol.Client, owner bool, created chan string, joined chan error) {
 	ctx := context.Background()
-	var buf bytes.Buffer
-	var offs []int
 	for {
-		_, rd, err := c.ws.Reader(ctx)
-		if err == nil {
-			buf.Reset()
-			_, err = buf.ReadFrom(rd)
-		}
+		in, err := c.Recv(ctx)
 		if err != nil {
+			if in.Raw != nil {
+				continue // not a message
+			}
 			if r.measure.Load() {
 				r.errs.Add(1)
 			}
 			return
 		}
-		b := buf.Bytes()
 		now := time.Now()
-		var m inMsg
-		var move string
-		if h, ok := parseStateHead(b); ok {
-			// A state message as the server writes it: no JSON decoding
-			// but the one legal move picked.
-			m = inMsg{Type: "state", Seq: h.seq, Seat: h.seat, Status: h.status}
-			move = pickLegal(h.legal, &offs)
-		} else if json.Unmarshal(statePrefix(b), &m) != nil {
-			continue
-		} else if len(m.Legal) > 0 {
-			move = m.Legal[rand.IntN(len(m.Legal))]
-		}
-		if buf.Cap() > 1<<20 {
-			buf = bytes.Buffer{}
-		}
-		switch m.Type {
-		case "created":
+		switch in.Type {
+		case protocol.TypeCreated:
+			var m protocol.CreatedMsg
+			json.Unmarshal(in.Raw, &m)
 			if owner {
-				tb, _ := m.Table.(map[string]any)
-				id, _ := tb["id"].(string)
 				select {
-				case created <- id:
+				case created <- m.Table:
 				default:
 				}
 			}
-		case "joined":
+		case protocol.TypeJoined:
 			select {
 			case joined <- nil:
 			default:
 			}
-		case "error":
-			if m.Code == "busy" || m.Code == "illegal" || m.Code == "not_your_turn" || m.Code == "game_over" {
+		case protocol.TypeError:
+			var m protocol.ErrorMsg
+			json.Unmarshal(in.Raw, &m)
+			switch m.Code {
+			case protocol.Busy, protocol.Illegal, protocol.NotYourTurn, protocol.GameOver:
 				r.refused.Add(1)
-			} else {
+			default:
 				r.errs.Add(1)
 			}
 			t.mu.Lock()
@@ -477,21 +420,26 @@ func (r *runner) read(t *tableRun, c *wsClient, owner bool, created chan string,
 			}
 			t.mu.Unlock()
 			select {
-			case joined <- fmt.Errorf("%s: %s", m.Code, m.Message):
+			case joined <- &m:
 			default:
 			}
 			t.signal()
-		case "state":
-			if m.Seat < 0 || m.Seat >= t.seats {
+		case protocol.TypeState:
+			h, err := protocol.DecodeStateHead(in.Raw)
+			if err != nil || h.Seat < 0 || h.Seat >= t.seats {
 				continue
 			}
-			t.mu.Lock()
-			ls := &t.latest[m.Seat]
-			if m.Seq >= ls.seq {
-				ls.seq, ls.move, ls.status = m.Seq, move, m.Status
+			move := ""
+			if len(h.Legal) > 0 {
+				move = h.Legal[rand.IntN(len(h.Legal))]
 			}
-			if p := t.pending; p != nil && m.Seq > p.afterSeq && !p.seen[m.Seat] {
-				p.seen[m.Seat] = true
+			t.mu.Lock()
+			ls := &t.latest[h.Seat]
+			if h.Seq >= ls.seq {
+				ls.seq, ls.move, ls.status = h.Seq, move, h.Status
+			}
+			if p := t.pending; p != nil && h.Seq > p.afterSeq && !p.seen[h.Seat] {
+				p.seen[h.Seat] = true
 				p.left--
 				if p.left == 0 {
 					if r.measure.Load() && p.sched.UnixNano() >= r.from.Load() {
@@ -582,7 +530,7 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 		if seat < 0 {
 			return
 		}
-		if err := t.conns[seat].send(ctx, map[string]any{"type": "move", "table": t.id, "seat": seat, "move": mv}); err != nil {
+		if err := send(ctx, t.conns[seat], protocol.MoveReq{Table: t.id, Seat: &seat, Move: mv}); err != nil {
 			if ctx.Err() == nil {
 				r.errs.Add(1)
 			}
@@ -607,173 +555,4 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 			}
 		}
 	}
-}
-
-var viewKey = []byte(`,"view":`)
-
-// statePrefix cuts a state message before its view (the server writes the
-// view last), so decoding skips the bulk of the message.
-func statePrefix(b []byte) []byte {
-	if !bytes.HasPrefix(b, []byte(`{"type":"state"`)) {
-		return b
-	}
-	i := bytes.Index(b, viewKey)
-	if i < 0 {
-		return b
-	}
-	out := make([]byte, i+1)
-	copy(out, b[:i])
-	out[i] = '}'
-	return out
-}
-
-// pickLegal returns one element of a JSON array of strings, at random
-// ("" for an empty or unreadable array). offs is scratch space.
-func pickLegal(arr []byte, offs *[]int) string {
-	if len(arr) < 4 {
-		return ""
-	}
-	if bytes.IndexByte(arr, '\\') < 0 {
-		// No escapes (move texts have none): elements are separated by
-		// "," and found with fast searches.
-		sep := []byte(`","`)
-		i := rand.IntN(bytes.Count(arr, sep) + 1)
-		p := 1
-		for ; i > 0; i-- {
-			p += bytes.Index(arr[p:], sep) + 2
-		}
-		end := bytes.Index(arr[p:], sep)
-		if end < 0 {
-			end = len(arr) - 1 - p // up to the closing bracket
-		} else {
-			end++
-		}
-		if end < 2 || arr[p] != '"' || arr[p+end-1] != '"' {
-			return ""
-		}
-		return string(arr[p+1 : p+end-1])
-	}
-	o := (*offs)[:0]
-	for p := 1; p < len(arr); p++ {
-		if arr[p] != '"' {
-			continue
-		}
-		start := p
-		for p++; p < len(arr) && arr[p] != '"'; p++ {
-			if arr[p] == '\\' {
-				p++
-			}
-		}
-		o = append(o, start, p+1)
-	}
-	*offs = o
-	if len(o) == 0 {
-		return ""
-	}
-	i := rand.IntN(len(o) / 2)
-	var mv string
-	if json.Unmarshal(arr[o[2*i]:o[2*i+1]], &mv) != nil {
-		return ""
-	}
-	return mv
-}
-
-type stateHead struct {
-	seq, seat int
-	status    string
-	legal     []byte // the JSON array, in b
-}
-
-// parseStateHead reads the leading fields of a state message in the order
-// and form the server writes them ({"type":"state","table":…,"seq":…,
-// "status":…,"seat":…,"to_act":[…],"legal":[…],…), without decoding the
-// rest. ok is false for anything else (the caller then decodes JSON).
-func parseStateHead(b []byte) (h stateHead, ok bool) {
-	p := 0
-	lit := func(s string) bool {
-		if !bytes.HasPrefix(b[p:], []byte(s)) {
-			return false
-		}
-		p += len(s)
-		return true
-	}
-	str := func() (string, bool) { // a string without escapes
-		if p >= len(b) || b[p] != '"' {
-			return "", false
-		}
-		i := bytes.IndexByte(b[p+1:], '"')
-		if i < 0 || bytes.IndexByte(b[p+1:p+1+i], '\\') >= 0 {
-			return "", false
-		}
-		v := string(b[p+1 : p+1+i])
-		p += i + 2
-		return v, true
-	}
-	num := func() (int, bool) {
-		q := p
-		if q < len(b) && b[q] == '-' {
-			q++
-		}
-		for q < len(b) && b[q] >= '0' && b[q] <= '9' {
-			q++
-		}
-		n, err := strconv.Atoi(string(b[p:q]))
-		p = q
-		return n, err == nil
-	}
-	array := func() ([]byte, bool) { // a flat array of numbers or strings
-		if p >= len(b) || b[p] != '[' {
-			return nil, false
-		}
-		start := p
-		for p++; p < len(b); p++ {
-			switch b[p] {
-			case '"':
-				for p++; p < len(b) && b[p] != '"'; p++ {
-					if b[p] == '\\' {
-						p++
-					}
-				}
-			case ']':
-				p++
-				return b[start:p], true
-			case '[', '{':
-				return nil, false
-			}
-		}
-		return nil, false
-	}
-	var good bool
-	if !lit(`{"type":"state","table":`) {
-		return h, false
-	}
-	if _, good = str(); !good || !lit(`,"seq":`) {
-		return h, false
-	}
-	if h.seq, good = num(); !good || !lit(`,"status":`) {
-		return h, false
-	}
-	if h.status, good = str(); !good || !lit(`,"seat":`) {
-		return h, false
-	}
-	if h.seat, good = num(); !good || !lit(`,"to_act":`) {
-		return h, false
-	}
-	if _, good = array(); !good || !lit(`,"legal":`) {
-		return h, false
-	}
-	// The legal list may be long (a Papayoo pass lists 2,000 moves): find
-	// its end with a fast search.
-	if p >= len(b) || b[p] != '[' {
-		return h, false
-	}
-	end := bytes.Index(b[p:], []byte(`],"legal_count":`))
-	if end < 0 {
-		return h, false
-	}
-	h.legal, p = b[p:p+end+1], p+end+1
-	if !lit(`,"legal_count":`) {
-		return h, false
-	}
-	return h, true
 }

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"cardroom/protocol"
 )
 
 // The room is served straight to the Internet by one process, so nothing in
@@ -238,7 +240,7 @@ func (c *capConn) CloseWrite() error {
 func (g *guard) rateLimited(w http.ResponseWriter, retry time.Duration, msg string) {
 	g.limited.Add(1)
 	w.Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(max(retry.Seconds(), 1))), 10))
-	writeErr(w, http.StatusTooManyRequests, "rate_limited", msg)
+	writeErr(w, http.StatusTooManyRequests, protocol.RateLimited, msg)
 }
 
 // allowSession charges one session creation to the caller's address and

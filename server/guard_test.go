@@ -20,6 +20,8 @@ import (
 	"cardroom/game"
 	"cardroom/store"
 	"cardroom/table"
+
+	"cardroom/protocol"
 )
 
 // memServer is a server on the memory store reached through Handler (no
@@ -56,13 +58,11 @@ func do(s *Server, method, path, from, token, body string) *httptest.ResponseRec
 
 // errCode is the code of a writeErr body, or "" if the body is not one.
 func errCode(b []byte) string {
-	var e struct {
-		Error apiError `json:"error"`
-	}
+	var e protocol.ErrorBody
 	if json.Unmarshal(b, &e) != nil {
 		return ""
 	}
-	return e.Error.Code
+	return string(e.Error.Code)
 }
 
 // closedWithin reads c until the server closes it, failing if that takes
@@ -221,14 +221,12 @@ func TestCapConnReleasedOnce(t *testing.T) {
 	defer inner.Close()
 	g := &guard{maxConns: 2}
 	l := g.listener(inner).(*capListener)
-	var clients []net.Conn
 	for i := 0; i < 2; i++ {
 		c, err := net.Dial("tcp", inner.Addr().String())
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		clients = append(clients, c)
 	}
 	a, err := l.Accept()
 	if err != nil {

@@ -22,6 +22,8 @@ import (
 	"cardroom/record"
 	"cardroom/store"
 	"cardroom/table"
+
+	"cardroom/protocol"
 )
 
 // TestCrashInputs: numbers out of range are refused with an error before
@@ -56,7 +58,7 @@ func TestCrashInputs(t *testing.T) {
 			t.Errorf("ws %s: code %q (%s), want %q", cs.name, m.str("code"), m.str("message"), cs.code)
 		}
 		var out struct {
-			Error apiError `json:"error"`
+			Error protocol.ErrorDetail `json:"error"`
 		}
 		req, _ := http.NewRequest("POST", ts.url+"/api/tables", strings.NewReader(cs.req))
 		req.Header.Set("Authorization", "Bearer "+alice.Token)
@@ -280,10 +282,10 @@ func TestQuotas(t *testing.T) {
 	alice := newSession(t, ts.url, "alice")
 	create := func(body map[string]any) (int, string) {
 		var out struct {
-			Error apiError `json:"error"`
+			Error protocol.ErrorDetail `json:"error"`
 		}
 		code := httpJSON(t, "POST", ts.url+"/api/tables", alice.Token, body, &out)
-		return code, out.Error.Code
+		return code, string(out.Error.Code)
 	}
 	open := map[string]any{"game": "papayoo", "seat": 0}
 	for i := range 2 {
@@ -388,7 +390,7 @@ func TestFullDisk(t *testing.T) {
 	id := c.createTable(map[string]any{"game": "papayoo", "options": gameOptions["papayoo"], "seat": 0})
 	fs.set(true)
 	var out struct {
-		Error apiError `json:"error"`
+		Error protocol.ErrorDetail `json:"error"`
 	}
 	if code := httpJSON(t, "POST", ts.url+"/api/session", "", map[string]string{"name": "carol"}, &out); code != 503 || out.Error.Code != "unavailable" {
 		t.Errorf("new session on a full disk: %d %v, want 503 unavailable", code, out.Error)

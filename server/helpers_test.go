@@ -20,6 +20,7 @@ import (
 	"github.com/coder/websocket"
 
 	"cardroom/games"
+	"cardroom/protocol"
 	"cardroom/store"
 	"cardroom/table"
 )
@@ -130,22 +131,22 @@ type session struct {
 
 func newSession(t *testing.T, base, name string) session {
 	t.Helper()
-	var r struct {
-		Token  string `json:"token"`
-		Player string `json:"player"`
-		Name   string `json:"name"`
-	}
-	if code := httpJSON(t, "POST", base+"/api/session", "", map[string]string{"name": name}, &r); code != 200 {
-		t.Fatalf("session: %d", code)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r, err := protocol.NewSession(ctx, nil, base, name)
+	if err != nil {
+		t.Fatalf("session: %v", err)
 	}
 	return session{r.Token, r.Player, r.Name}
 }
 
-// client is a real WebSocket client.
+// client is a real WebSocket client: protocol's, read by a goroutine that
+// keeps every message for the leak sweep.
 type client struct {
 	t       *testing.T
 	sess    session
-	ws      *websocket.Conn
+	pc      *protocol.Client
+	ws      *websocket.Conn // pc's socket, for raw frames
 	in      chan []byte
 	mu      sync.Mutex
 	all     [][]byte // every message received, for the leak sweep
@@ -159,41 +160,33 @@ func dial(t *testing.T, base string, sess session) *client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	h := http.Header{}
-	if sess.Token != "" {
-		h.Set("Authorization", "Bearer "+sess.Token)
-	}
-	ws, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", &websocket.DialOptions{HTTPHeader: h})
+	pc, err := protocol.Dial(ctx, base, &protocol.Options{Token: sess.Token})
 	if err != nil {
-		code := 0
-		if resp != nil {
-			code = resp.StatusCode
-		}
-		t.Fatalf("dial: %v (HTTP %d)", err, code)
+		t.Fatalf("dial: %v", err)
 	}
-	ws.SetReadLimit(1 << 24)
-	c := &client{t: t, sess: sess, ws: ws, in: make(chan []byte, 100000), done: make(chan struct{})}
+	c := &client{t: t, sess: sess, pc: pc, ws: pc.Conn(), in: make(chan []byte, 100000), done: make(chan struct{})}
+	w, _ := json.Marshal(pc.Welcome())
+	json.Unmarshal(w, &c.welcome)
 	go func() {
 		defer close(c.done)
 		for {
-			_, b, err := ws.Read(context.Background())
-			if err != nil {
+			in, err := pc.Recv(context.Background())
+			if in.Raw == nil && err != nil {
 				c.readErr = err
 				return
 			}
 			c.mu.Lock()
-			c.all = append(c.all, b)
+			c.all = append(c.all, in.Raw)
 			c.mu.Unlock()
-			c.in <- b
+			c.in <- in.Raw
 		}
 	}()
-	t.Cleanup(func() { ws.CloseNow() })
-	c.welcome = c.expect("welcome", nil)
+	t.Cleanup(func() { pc.CloseNow() })
 	return c
 }
 
 func (c *client) close() {
-	c.ws.CloseNow()
+	c.pc.CloseNow()
 	<-c.done
 }
 
@@ -207,7 +200,7 @@ func (c *client) sendRaw(b []byte) {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+	if err := c.pc.SendRaw(ctx, b); err != nil {
 		c.t.Fatalf("write: %v", err)
 	}
 }
@@ -374,7 +367,7 @@ func (c *client) createTable(req map[string]any) string {
 		m := c.next(10 * time.Second)
 		switch m.str("type") {
 		case "created":
-			return m["table"].(map[string]any)["id"].(string)
+			return m.str("table")
 		case "error":
 			c.t.Fatalf("create: %v", m)
 		}

@@ -19,6 +19,7 @@ import (
 	"cardroom/bot"
 	"cardroom/game"
 	"cardroom/games"
+	"cardroom/protocol"
 	"cardroom/record"
 	"cardroom/store"
 	"cardroom/table"
@@ -54,43 +55,26 @@ func (s *Server) routes() {
 	s.mux = outer
 }
 
-type apiError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v)
 }
 
-func writeErr(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, map[string]apiError{"error": {code, msg}})
+// writeErr answers an HTTP error. The status is given, not taken from
+// code.HTTPStatus(), where one endpoint answers a code with its own status
+// (the replay of a game whose engine is gone is a 404).
+func writeErr(w http.ResponseWriter, status int, code protocol.Code, msg string) {
+	writeJSON(w, status, protocol.ErrorBody{Error: protocol.ErrorDetail{Code: code, Message: msg}})
 }
 
 func writeTableErr(w http.ResponseWriter, err error) {
 	var te *table.Error
 	if errors.As(err, &te) {
-		status := http.StatusBadRequest
-		switch te.Code {
-		case "forbidden":
-			status = http.StatusForbidden
-		case "no_table":
-			status = http.StatusNotFound
-		case "unauthorized":
-			status = http.StatusUnauthorized
-		case "busy", table.CodeUnavailable:
-			status = http.StatusServiceUnavailable
-		case "rate_limited":
-			status = http.StatusTooManyRequests
-		case "internal":
-			status = http.StatusInternalServerError
-		}
-		writeErr(w, status, te.Code, te.Msg)
+		writeErr(w, te.Code.HTTPStatus(), te.Code, te.Msg)
 		return
 	}
-	writeErr(w, http.StatusServiceUnavailable, table.CodeUnavailable, "storage is unavailable; retry later")
+	writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "storage is unavailable; retry later")
 }
 
 // errSession is a missing, unknown, forged or expired token: the client's
@@ -104,10 +88,10 @@ func (e errSession) Error() string { return string(e) }
 func writeSessionErr(w http.ResponseWriter, err error) {
 	var es errSession
 	if errors.As(err, &es) {
-		writeErr(w, http.StatusUnauthorized, "unauthorized", err.Error())
+		writeErr(w, http.StatusUnauthorized, protocol.Unauthorized, err.Error())
 		return
 	}
-	writeErr(w, http.StatusServiceUnavailable, table.CodeUnavailable, "sessions cannot be read now; retry later")
+	writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "sessions cannot be read now; retry later")
 }
 
 // ---- identity ----
@@ -208,36 +192,34 @@ func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
 	if !s.guard.allowSession(w, r) {
 		return
 	}
-	var req struct {
-		Name string `json:"name"`
-	}
+	var req protocol.SessionReq
 	if err := readBody(r, &req); err != nil {
-		writeErr(w, http.StatusBadRequest, "bad_json", err.Error())
+		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
 		return
 	}
 	tok, sess, err := s.NewSession(r.Context(), req.Name)
 	var bad errBadName
 	if errors.As(err, &bad) {
-		writeErr(w, http.StatusBadRequest, "bad_request", err.Error())
+		writeErr(w, http.StatusBadRequest, protocol.BadRequest, err.Error())
 		return
 	}
 	if err != nil {
-		writeErr(w, http.StatusServiceUnavailable, table.CodeUnavailable, "the session could not be stored; retry later")
+		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the session could not be stored; retry later")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Expires: sess.Expires})
-	writeJSON(w, http.StatusOK, map[string]any{"token": tok, "player": sess.Player, "name": sess.Name, "expires": sess.Expires})
+	writeJSON(w, http.StatusOK, protocol.Session{Token: tok, Player: sess.Player, Name: sess.Name, Expires: sess.Expires})
 }
 
 func (s *Server) handleGetSession(w http.ResponseWriter, r *http.Request, sess store.Session) {
-	writeJSON(w, http.StatusOK, map[string]any{"player": sess.Player, "name": sess.Name, "expires": sess.Expires})
+	writeJSON(w, http.StatusOK, protocol.Session{Player: sess.Player, Name: sess.Name, Expires: sess.Expires})
 }
 
 // handleLogout revokes the session: the token stops working and every
 // WebSocket opened with it is closed.
 func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, sess store.Session) {
 	if err := s.store.DeleteSession(r.Context(), sess.TokenHash); err != nil {
-		writeErr(w, http.StatusServiceUnavailable, table.CodeUnavailable, "the session could not be revoked now; retry")
+		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the session could not be revoked now; retry")
 		return
 	}
 	s.closeSessionConns(sess.TokenHash)
@@ -260,7 +242,7 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 	if gs == nil {
 		gs = []gameInfo{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": gs, "levels": bot.Levels(), "version": Version})
+	writeJSON(w, http.StatusOK, map[string]any{"games": gs, "levels": bot.Levels(), "version": protocol.Version})
 }
 
 // handleLobby answers the cached encoding (lobby.go): the list is encoded
@@ -271,9 +253,9 @@ func (s *Server) handleLobby(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request, sess store.Session) {
-	var req createReq
+	var req protocol.CreateReq
 	if err := readBody(r, &req); err != nil {
-		writeErr(w, http.StatusBadRequest, "bad_json", err.Error())
+		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
 		return
 	}
 	t, err := s.createTable(r.Context(), sess, req, false)
@@ -285,9 +267,9 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request, sess store
 }
 
 func (s *Server) handleQuick(w http.ResponseWriter, r *http.Request, sess store.Session) {
-	var req createReq
+	var req protocol.CreateReq
 	if err := readBody(r, &req); err != nil {
-		writeErr(w, http.StatusBadRequest, "bad_json", err.Error())
+		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
 		return
 	}
 	t, err := s.createTable(r.Context(), sess, req, true)
@@ -327,13 +309,13 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	} else {
 		meta, err := s.store.Table(r.Context(), id)
 		if err != nil {
-			writeErr(w, http.StatusNotFound, "no_table", "no table "+id)
+			writeErr(w, http.StatusNotFound, protocol.NoTable, "no table "+id)
 			return
 		}
 		sum = summaryOf(meta)
 	}
 	if !canSee(sum, player, r.URL.Query().Get("invite")) {
-		writeErr(w, http.StatusNotFound, "no_table", "no table "+id)
+		writeErr(w, http.StatusNotFound, protocol.NoTable, "no table "+id)
 		return
 	}
 	if sum.Owner != player || player == "" {
@@ -373,16 +355,16 @@ func summaryOf(meta store.Table) *table.Summary {
 func (s *Server) finishedRecord(w http.ResponseWriter, r *http.Request) (store.Table, []record.Entry, bool) {
 	id := r.PathValue("id")
 	if len(id) > 64 {
-		writeErr(w, http.StatusNotFound, "no_table", "no such table")
+		writeErr(w, http.StatusNotFound, protocol.NoTable, "no such table")
 		return store.Table{}, nil, false
 	}
 	f, err := s.records.get(r.Context(), s.store, id)
 	if errors.Is(err, store.ErrNotFound) {
-		writeErr(w, http.StatusNotFound, "no_table", "no table "+id)
+		writeErr(w, http.StatusNotFound, protocol.NoTable, "no table "+id)
 		return store.Table{}, nil, false
 	}
 	if err != nil {
-		writeErr(w, http.StatusServiceUnavailable, table.CodeUnavailable, "the record cannot be read now; retry")
+		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the record cannot be read now; retry")
 		return store.Table{}, nil, false
 	}
 	if f.meta.Private {
@@ -391,12 +373,12 @@ func (s *Server) finishedRecord(w http.ResponseWriter, r *http.Request) (store.T
 			player = sess.Player
 		}
 		if !canSee(summaryOf(f.meta), player, r.URL.Query().Get("invite")) {
-			writeErr(w, http.StatusNotFound, "no_table", "no table "+id)
+			writeErr(w, http.StatusNotFound, protocol.NoTable, "no table "+id)
 			return store.Table{}, nil, false
 		}
 	}
 	if f.meta.Status != store.StatusFinished {
-		writeErr(w, http.StatusConflict, "not_finished", "the game at table "+id+" is not finished: its record would show hidden cards")
+		writeErr(w, http.StatusConflict, protocol.NotFinished, "the game at table "+id+" is not finished: its record would show hidden cards")
 		return f.meta, nil, false
 	}
 	return f.meta, f.events, true
@@ -418,14 +400,14 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	eng, err := games.Lookup(meta.Game)
 	if err != nil {
-		writeErr(w, http.StatusNotFound, "unknown_game", err.Error())
+		writeErr(w, http.StatusNotFound, protocol.UnknownGame, err.Error())
 		return
 	}
 	step, seat := len(events), -1
 	if v := r.URL.Query().Get("step"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > len(events) {
-			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("step must be 0 to %d", len(events)))
+			writeErr(w, http.StatusBadRequest, protocol.BadRequest, fmt.Sprintf("step must be 0 to %d", len(events)))
 			return
 		}
 		step = n
@@ -433,7 +415,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 	if v := r.URL.Query().Get("seat"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < -1 || n >= len(meta.Seats) {
-			writeErr(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("seat must be -1 to %d", len(meta.Seats)-1))
+			writeErr(w, http.StatusBadRequest, protocol.BadRequest, fmt.Sprintf("seat must be -1 to %d", len(meta.Seats)-1))
 			return
 		}
 		seat = n
@@ -441,7 +423,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 	rec := table.Record(meta, events[:step])
 	st, err := record.Replay(eng, rec, nil)
 	if err != nil {
-		writeErr(w, http.StatusInternalServerError, "internal", err.Error())
+		writeErr(w, http.StatusInternalServerError, protocol.Internal, err.Error())
 		return
 	}
 	out := map[string]any{"table": meta.ID, "game": meta.Game, "step": step, "steps": len(events), "seat": seat,
@@ -507,7 +489,7 @@ func (s *Server) history(ctx context.Context, player string, finishedOnly bool) 
 func (s *Server) handleMyHistory(w http.ResponseWriter, r *http.Request, sess store.Session) {
 	h, err := s.history(r.Context(), sess.Player, false)
 	if err != nil {
-		writeErr(w, http.StatusInternalServerError, "internal", err.Error())
+		writeErr(w, http.StatusInternalServerError, protocol.Internal, err.Error())
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"games": h})
@@ -516,7 +498,7 @@ func (s *Server) handleMyHistory(w http.ResponseWriter, r *http.Request, sess st
 func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 	h, err := s.history(r.Context(), r.PathValue("player"), true)
 	if err != nil {
-		writeErr(w, http.StatusInternalServerError, "internal", err.Error())
+		writeErr(w, http.StatusInternalServerError, protocol.Internal, err.Error())
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"games": h})

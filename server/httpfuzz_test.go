@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"cardroom/table"
+
+	"cardroom/protocol"
 )
 
 // FuzzHTTPBodies sends arbitrary bytes as the JSON body of the endpoints
@@ -69,7 +71,7 @@ func FuzzHTTPBodies(f *testing.F) {
 				t.Errorf("POST %s %q: %d %s", path, body, w.Code, w.Body)
 			case w.Code >= 400:
 				var e struct {
-					Error apiError `json:"error"`
+					Error protocol.ErrorDetail `json:"error"`
 				}
 				if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil || e.Error.Code == "" {
 					t.Errorf("POST %s %q: %d with no JSON error code: %s", path, body, w.Code, w.Body)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"cardroom/protocol"
 	"cardroom/store"
 	"cardroom/table"
 )
@@ -142,8 +143,7 @@ func (l *lobby) encoded(fresh bool) *lobbyCache {
 	c = &lobbyCache{ver: ver, built: time.Now()}
 	c.http = make([]byte, 0, len(tables)+12)
 	c.http = append(append(append(c.http, `{"tables":`...), tables...), "}\n"...)
-	c.ws = make([]byte, 0, len(tables)+27)
-	c.ws = append(append(append(c.ws, `{"type":"lobby","tables":`...), tables...), '}')
+	c.ws = protocol.AppendLobby(make([]byte, 0, len(tables)+27), tables)
 	l.mu.Lock()
 	if l.cache == nil || l.cache.ver < ver {
 		l.cache = c

@@ -51,7 +51,7 @@ func validName(n string) (string, error) {
 		return "", fmt.Errorf("name must have 1 to %d characters", MaxNameLen)
 	}
 	if strings.HasPrefix(n, "bot:") {
-		return "", errors.New("name may not start with bot:")
+		return "", errors.New("name may not start with \"bot:\"")
 	}
 	if err := singleScript(n); err != nil {
 		return "", err

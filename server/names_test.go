@@ -9,6 +9,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"cardroom/table"
+
+	"cardroom/protocol"
 )
 
 // TestValidName: the display-name rules of names.go, one case per rule.
@@ -91,8 +93,8 @@ func TestValidName(t *testing.T) {
 func TestNameOverHTTP(t *testing.T) {
 	ts := startServer(t, t.TempDir(), table.Config{})
 	var r struct {
-		Name  string   `json:"name"`
-		Error apiError `json:"error"`
+		Name  string               `json:"name"`
+		Error protocol.ErrorDetail `json:"error"`
 	}
 	if code := httpJSON(t, "POST", ts.url+"/api/session", "", map[string]string{"name": " ａｌｉｃｅ  bob "}, &r); code != 200 || r.Name != "alice bob" {
 		t.Errorf("fullwidth name: %d %+v", code, r)

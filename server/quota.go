@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"cardroom/protocol"
 	"cardroom/store"
 	"cardroom/table"
 )
@@ -77,7 +78,7 @@ func (l *limiter) size() int {
 // quotaErr is the refusal of a request over a per-player quota.
 func (s *Server) quotaErr(format string, args ...any) *table.Error {
 	s.quotaHits.Add(1)
-	return &table.Error{Code: "rate_limited", Msg: fmt.Sprintf(format, args...)}
+	return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf(format, args...)}
 }
 
 // owned counts the room's tables and player's unfinished tables: all, open
@@ -108,7 +109,7 @@ func (s *Server) checkCreate(player string, botsOnly bool) error {
 	room, unfinished, open, bots := s.owned(player)
 	switch {
 	case room >= s.cfg.MaxTables:
-		return &table.Error{Code: "busy", Msg: fmt.Sprintf("the room holds %d tables, its limit: retry later", room)}
+		return &table.Error{Code: protocol.Busy, Msg: fmt.Sprintf("the room holds %d tables, its limit: retry later", room)}
 	case open >= s.cfg.OpenTablesPerPlayer:
 		return s.quotaErr("you have %d open tables (the limit): start or leave one first", open)
 	case unfinished >= s.cfg.TablesPerPlayer:

@@ -28,18 +28,16 @@ import (
 	"cardroom/bot"
 	"cardroom/bot/pool"
 	"cardroom/games"
+	"cardroom/protocol"
 	"cardroom/store"
 	"cardroom/table"
 	"cardroom/web"
 )
 
-// Version is the protocol version sent in welcome.
-const Version = 1
-
 // Protocol limits (documented in docs/protocol.md).
 const (
-	MaxMessage   = 8192    // bytes; larger messages are refused with too_large
-	HardMaxFrame = 1 << 20 // bytes; larger messages close the connection
+	MaxMessage   = protocol.MaxMessage // bytes; larger messages are refused with too_large
+	HardMaxFrame = 1 << 20             // bytes; larger messages close the connection
 	RatePerSec   = 20
 	RateBurst    = 40
 	MaxStrikes   = 40 // refused-for-rate messages in a row before disconnection
@@ -415,7 +413,7 @@ func (s *Server) closeSessionConns(h string) {
 	}
 	s.mu.Unlock()
 	for _, c := range cs {
-		c.sendErr(nil, "", &table.Error{Code: "unauthorized", Msg: "you logged out: this connection is closed"})
+		c.sendErr(nil, "", &table.Error{Code: protocol.Unauthorized, Msg: "you logged out: this connection is closed"})
 		c.kill(websocket.StatusPolicyViolation, "logged out")
 	}
 }
@@ -451,21 +449,8 @@ func randomSeed() uint64 {
 	return x
 }
 
-// createReq is the body of POST /api/tables and the create message.
-type createReq struct {
-	Game     string            `json:"game"`
-	Options  map[string]string `json:"options"`
-	Private  bool              `json:"private"`
-	ClockMS  int               `json:"clock_ms"`
-	BotLevel string            `json:"bot_level"`
-	Seat     *int              `json:"seat"`
-	Bots     map[string]string `json:"bots"`
-	Level    string            `json:"level"` // quick play
-}
-
-// MaxSeats bounds a seat number from a client before any engine sees it
-// (every engine has at most 8 seats).
-const MaxSeats = 16
+// MaxSeats bounds a seat number from a client before any engine sees it.
+const MaxSeats = protocol.MaxSeats
 
 // Bounds of the create request's lists.
 const (
@@ -475,42 +460,42 @@ const (
 
 // checkCreateReq range-checks every number and list of a create request
 // before anything is allocated from it.
-func checkCreateReq(req createReq) error {
+func checkCreateReq(req protocol.CreateReq) error {
 	if req.Game == "" {
-		return &table.Error{Code: "bad_request", Msg: "field game is required"}
+		return &table.Error{Code: protocol.BadRequest, Msg: "field game is required"}
 	}
 	if _, err := games.Lookup(req.Game); err != nil {
-		return &table.Error{Code: "unknown_game", Msg: err.Error()}
+		return &table.Error{Code: protocol.UnknownGame, Msg: err.Error()}
 	}
 	if req.ClockMS != 0 && (req.ClockMS < 1000 || req.ClockMS > 3600000) {
-		return &table.Error{Code: "bad_request", Msg: "clock_ms must be 0 or 1000 to 3600000"}
+		return &table.Error{Code: protocol.BadRequest, Msg: "clock_ms must be 0 or 1000 to 3600000"}
 	}
 	if req.Seat != nil && (*req.Seat < -1 || *req.Seat >= MaxSeats) {
-		return &table.Error{Code: "bad_seat", Msg: fmt.Sprintf("seat %d: want -1 (none) or a seat number", *req.Seat)}
+		return &table.Error{Code: protocol.BadSeat, Msg: fmt.Sprintf("seat %d: want -1 (none) or a seat number", *req.Seat)}
 	}
 	if len(req.Options) > maxOptions {
-		return &table.Error{Code: "bad_options", Msg: fmt.Sprintf("%d options: at most %d", len(req.Options), maxOptions)}
+		return &table.Error{Code: protocol.BadOptions, Msg: fmt.Sprintf("%d options: at most %d", len(req.Options), maxOptions)}
 	}
 	for k, v := range req.Options {
 		if len(k) > maxOptionLen || len(v) > maxOptionLen {
-			return &table.Error{Code: "bad_options", Msg: fmt.Sprintf("option %.20q: names and values have at most %d bytes", k, maxOptionLen)}
+			return &table.Error{Code: protocol.BadOptions, Msg: fmt.Sprintf("option %.20q: names and values have at most %d bytes", k, maxOptionLen)}
 		}
 		if strings.ContainsAny(k+v, " ,\t=\n\r") {
-			return &table.Error{Code: "bad_options", Msg: fmt.Sprintf("option %q=%q: names and values cannot contain spaces, commas or '='", k, v)}
+			return &table.Error{Code: protocol.BadOptions, Msg: fmt.Sprintf("option %q=%q: names and values cannot contain spaces, commas or '='", k, v)}
 		}
 	}
 	if len(req.Bots) > MaxSeats {
-		return &table.Error{Code: "bad_request", Msg: fmt.Sprintf("bots: %d entries, at most %d", len(req.Bots), MaxSeats)}
+		return &table.Error{Code: protocol.BadRequest, Msg: fmt.Sprintf("bots: %d entries, at most %d", len(req.Bots), MaxSeats)}
 	}
 	for k := range req.Bots {
 		if n, err := strconv.Atoi(k); err != nil || n < 0 || n >= MaxSeats || strconv.Itoa(n) != k {
-			return &table.Error{Code: "bad_seat", Msg: fmt.Sprintf("bots: %.20q is not a seat number", k)}
+			return &table.Error{Code: protocol.BadSeat, Msg: fmt.Sprintf("bots: %.20q is not a seat number", k)}
 		}
 	}
 	return nil
 }
 
-func (s *Server) createTable(ctx context.Context, sess store.Session, req createReq, quick bool) (*table.Table, error) {
+func (s *Server) createTable(ctx context.Context, sess store.Session, req protocol.CreateReq, quick bool) (*table.Table, error) {
 	if err := checkCreateReq(req); err != nil {
 		return nil, err
 	}
@@ -533,7 +518,7 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req create
 			level = "random"
 		}
 		if _, err := bot.New(level, 0); err != nil {
-			return nil, &table.Error{Code: "bad_level", Msg: err.Error()}
+			return nil, &table.Error{Code: protocol.BadLevel, Msg: err.Error()}
 		}
 		if meta.BotLevel == "" {
 			meta.BotLevel = level
@@ -546,13 +531,13 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req create
 		for k, level := range req.Bots {
 			n, _ := strconv.Atoi(k) // checked by checkCreateReq
 			if _, err := bot.New(level, 0); err != nil {
-				return nil, &table.Error{Code: "bad_level", Msg: err.Error()}
+				return nil, &table.Error{Code: protocol.BadLevel, Msg: err.Error()}
 			}
 			seats[n] = store.Seat{Bot: level}
 		}
 		if req.Seat != nil && *req.Seat >= 0 {
 			if _, dup := seats[*req.Seat]; dup {
-				return nil, &table.Error{Code: "seat_taken", Msg: fmt.Sprintf("seat %d has a bot", *req.Seat)}
+				return nil, &table.Error{Code: protocol.SeatTaken, Msg: fmt.Sprintf("seat %d has a bot", *req.Seat)}
 			}
 			seats[*req.Seat] = store.Seat{Player: sess.Player, Name: sess.Name}
 		}
@@ -576,7 +561,7 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req create
 	if !quick {
 		for k := range seats {
 			if k >= n {
-				return nil, &table.Error{Code: "bad_seat", Msg: fmt.Sprintf("seat %d: the table has %d seats", k, n)}
+				return nil, &table.Error{Code: protocol.BadSeat, Msg: fmt.Sprintf("seat %d: the table has %d seats", k, n)}
 			}
 		}
 	}
@@ -594,7 +579,7 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req create
 	if err != nil {
 		var te *table.Error
 		if !errors.As(err, &te) {
-			return nil, &table.Error{Code: table.CodeUnavailable, Msg: "the table could not be stored; retry later"}
+			return nil, &table.Error{Code: protocol.Unavailable, Msg: "the table could not be stored; retry later"}
 		}
 		return nil, err
 	}
@@ -609,7 +594,7 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req create
 func seatCount(gameName, options string) (int, error) {
 	eng, err := games.Lookup(gameName)
 	if err != nil {
-		return 0, &table.Error{Code: "unknown_game", Msg: err.Error()}
+		return 0, &table.Error{Code: protocol.UnknownGame, Msg: err.Error()}
 	}
 	o, err := parseOpts(options)
 	if err != nil {
@@ -617,7 +602,7 @@ func seatCount(gameName, options string) (int, error) {
 	}
 	st, err := eng.New(o)
 	if err != nil {
-		return 0, &table.Error{Code: "bad_options", Msg: err.Error()}
+		return 0, &table.Error{Code: protocol.BadOptions, Msg: err.Error()}
 	}
 	return st.Seats(), nil
 }

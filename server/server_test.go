@@ -267,7 +267,10 @@ func TestLobbyPrivateSpectate(t *testing.T) {
 	alice.send(map[string]any{"type": "create", "id": 2, "game": "papayoo", "options": map[string]string{"rounds": "1"}, "private": true, "seat": 0,
 		"bots": map[string]string{"1": "random", "2": "random"}})
 	cr := alice.expect("created", nil)
-	priv := cr["table"].(map[string]any)
+	priv := cr["summary"].(map[string]any)
+	if cr.str("table") != priv["id"] {
+		t.Errorf("created: table %v, summary of %v", cr["table"], priv["id"])
+	}
 	privID, invite := priv["id"].(string), priv["invite"].(string)
 	if invite == "" {
 		t.Fatal("no invite for the owner")

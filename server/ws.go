@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,7 @@ import (
 
 	"cardroom/bot"
 	"cardroom/game"
+	"cardroom/protocol"
 	"cardroom/store"
 	"cardroom/table"
 )
@@ -23,114 +23,9 @@ import (
 func parseOpts(s string) (game.Options, error) {
 	o, err := game.ParseOptions(s)
 	if err != nil {
-		return nil, &table.Error{Code: "bad_options", Msg: err.Error()}
+		return nil, &table.Error{Code: protocol.BadOptions, Msg: err.Error()}
 	}
 	return o, nil
-}
-
-// inMsg is every client message; fields unused by a type are ignored.
-type inMsg struct {
-	Type      string            `json:"type"`
-	ID        json.RawMessage   `json:"id,omitempty"`
-	Table     string            `json:"table"`
-	Seat      *int              `json:"seat"`
-	Move      string            `json:"move"`
-	Invite    string            `json:"invite"`
-	Level     string            `json:"level"`
-	Subscribe *bool             `json:"subscribe"`
-	Game      string            `json:"game"`
-	Options   map[string]string `json:"options"`
-	Private   bool              `json:"private"`
-	ClockMS   int               `json:"clock_ms"`
-	BotLevel  string            `json:"bot_level"`
-	Bots      map[string]string `json:"bots"`
-}
-
-var knownTypes = map[string]bool{
-	"lobby": true, "create": true, "join": true, "leave": true, "add_bot": true, "remove_bot": true,
-	"watch": true, "unwatch": true, "move": true, "hint": true, "ping": true,
-}
-
-// needTable lists the types that require the table field.
-var needTable = map[string]bool{
-	"join": true, "leave": true, "add_bot": true, "remove_bot": true, "watch": true, "unwatch": true, "move": true, "hint": true,
-}
-
-// decodeMessage parses one client message. It never panics; on failure it
-// returns the protocol error and, when it could be read, the message's id.
-func decodeMessage(b []byte) (inMsg, *table.Error) {
-	var m inMsg
-	if len(b) > MaxMessage {
-		return m, &table.Error{Code: "too_large", Msg: fmt.Sprintf("message of %d bytes: the limit is %d", len(b), MaxMessage)}
-	}
-	trimmed := bytes.TrimSpace(b)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return m, &table.Error{Code: "bad_json", Msg: "a message must be a JSON object"}
-	}
-	// Unmarshal checks the whole input is valid JSON before decoding, so
-	// json.Valid is needed only to tell bad JSON from a bad field.
-	if err := json.Unmarshal(trimmed, &m); err != nil {
-		if !json.Valid(trimmed) {
-			return inMsg{}, &table.Error{Code: "bad_json", Msg: "the message is not valid JSON"}
-		}
-		var te *json.UnmarshalTypeError
-		// Keep the id if it can be read, to answer with it.
-		var probe struct {
-			ID json.RawMessage `json:"id"`
-		}
-		json.Unmarshal(trimmed, &probe)
-		m = inMsg{ID: probe.ID}
-		if !validID(m.ID) {
-			m.ID = nil
-		}
-		if errors.As(err, &te) {
-			return m, &table.Error{Code: "bad_request", Msg: fmt.Sprintf("field %s: want %s, got JSON %s", te.Field, te.Type, te.Value)}
-		}
-		return m, &table.Error{Code: "bad_request", Msg: err.Error()}
-	}
-	if !validID(m.ID) {
-		m.ID = nil
-		return m, &table.Error{Code: "bad_request", Msg: "field id: want a string or a number of at most 64 bytes"}
-	}
-	if m.Type == "" {
-		return m, &table.Error{Code: "unknown_type", Msg: "the message has no type"}
-	}
-	if !knownTypes[m.Type] {
-		t := m.Type
-		if len(t) > 32 {
-			t = t[:32] + "…"
-		}
-		return m, &table.Error{Code: "unknown_type", Msg: fmt.Sprintf("unknown message type %q", t)}
-	}
-	if needTable[m.Type] && m.Table == "" {
-		return m, &table.Error{Code: "bad_request", Msg: fmt.Sprintf("%s: field table is required", m.Type)}
-	}
-	if m.Type == "move" && m.Move == "" {
-		return m, &table.Error{Code: "bad_request", Msg: "move: field move is required"}
-	}
-	if m.Seat != nil && (*m.Seat < -1 || *m.Seat >= MaxSeats) {
-		return m, &table.Error{Code: "bad_seat", Msg: fmt.Sprintf("seat %d: want -1 or a seat number", *m.Seat)}
-	}
-	if len(m.Table) > 64 || len(m.Invite) > 64 || len(m.Level) > 32 || len(m.Game) > 32 || len(m.BotLevel) > 32 {
-		return m, &table.Error{Code: "bad_request", Msg: "a field is too long (table, invite: 64 bytes; game, level, bot_level: 32)"}
-	}
-	return m, nil
-}
-
-func validID(id json.RawMessage) bool {
-	if len(id) == 0 {
-		return true
-	}
-	if len(id) > 64 {
-		return false
-	}
-	switch id[0] {
-	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return true
-	case 'n':
-		return string(id) == "null"
-	}
-	return false
 }
 
 // conn is one WebSocket client. It is a table.Subscriber.
@@ -232,7 +127,7 @@ func (c *conn) shutdown() { c.kill(websocket.StatusGoingAway, "server shutting d
 
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if s.closing.Load() {
-		writeErr(w, http.StatusServiceUnavailable, "shutting_down", "the server is shutting down")
+		writeErr(w, http.StatusServiceUnavailable, protocol.ShuttingDown, "the server is shutting down")
 		return
 	}
 	var sess store.Session
@@ -248,7 +143,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if max := s.cfg.MaxConnections; max > 0 && s.connections.Load() >= int64(max) {
-		writeErr(w, http.StatusServiceUnavailable, "busy", "too many connections; retry later")
+		writeErr(w, http.StatusServiceUnavailable, protocol.Busy, "too many connections; retry later")
 		return
 	}
 	clearDeadlines(w) // the HTTP timeouts must not cut the socket (guard.go)
@@ -350,30 +245,20 @@ func (c *conn) writer() {
 	}
 }
 
-func (c *conn) sendJSON(v any) {
-	b, err := json.Marshal(v)
+// send queues a server message.
+func (c *conn) send(m protocol.ServerMsg) {
+	b, err := protocol.Marshal(m)
 	if err == nil {
 		c.Send(b)
 	}
 }
 
 func (c *conn) sendErr(id json.RawMessage, tableID string, e *table.Error) {
-	c.sendJSON(struct {
-		Type    string          `json:"type"`
-		ID      json.RawMessage `json:"id,omitempty"`
-		Code    string          `json:"code"`
-		Message string          `json:"message"`
-		Table   string          `json:"table,omitempty"`
-	}{"error", id, e.Code, e.Msg, tableID})
-}
-
-type seatRef struct {
-	Table string `json:"table"`
-	Seat  int    `json:"seat"`
+	c.send(protocol.ErrorMsg{ID: id, Code: e.Code, Message: e.Msg, Table: tableID})
 }
 
 func (c *conn) welcome() {
-	seats := []seatRef{}
+	seats := []protocol.SeatRef{}
 	c.s.mu.Lock()
 	for id := range c.s.seatIndex[c.sess.Player] {
 		t := c.s.tables[id]
@@ -386,13 +271,13 @@ func (c *conn) welcome() {
 		}
 		for _, si := range sum.Seats {
 			if si.Player == c.sess.Player {
-				seats = append(seats, seatRef{id, si.Seat})
+				seats = append(seats, protocol.SeatRef{Table: id, Seat: si.Seat})
 			}
 		}
 	}
 	c.s.mu.Unlock()
-	c.sendJSON(map[string]any{"type": "welcome", "version": Version, "player": c.sess.Player, "name": c.sess.Name,
-		"limits": map[string]any{"max_message": MaxMessage, "rate": c.s.cfg.Rate, "burst": c.s.cfg.Burst}, "seats": seats})
+	c.send(protocol.WelcomeMsg{Version: protocol.Version, Player: c.sess.Player, Name: c.sess.Name,
+		Limits: protocol.Limits{MaxMessage: MaxMessage, Rate: c.s.cfg.Rate, Burst: c.s.cfg.Burst}, Seats: seats})
 }
 
 // allow applies the rate limit; it reports false for a message over the
@@ -454,95 +339,108 @@ func (c *conn) readOne(ctx context.Context, typ websocket.MessageType, rd io.Rea
 	c.s.msgsIn.Add(1)
 	if !c.allow() {
 		c.s.badInput.Add(1)
-		c.sendErr(nil, "", &table.Error{Code: "rate_limited", Msg: fmt.Sprintf("over %g messages a second: message dropped", c.s.cfg.Rate)})
+		c.sendErr(nil, "", &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("over %g messages a second: message dropped", c.s.cfg.Rate)})
 		return true
 	}
 	if typ != websocket.MessageText {
 		c.s.badInput.Add(1)
-		c.sendErr(nil, "", &table.Error{Code: "bad_json", Msg: "binary frames are not part of the protocol: send JSON text"})
+		c.sendErr(nil, "", &table.Error{Code: protocol.BadJSON, Msg: "binary frames are not part of the protocol: send JSON text"})
 		return true
 	}
 	if n > MaxMessage {
 		c.s.badInput.Add(1)
-		c.sendErr(nil, "", &table.Error{Code: "too_large", Msg: fmt.Sprintf("message over %d bytes", MaxMessage)})
+		c.sendErr(nil, "", &table.Error{Code: protocol.TooLarge, Msg: fmt.Sprintf("message over %d bytes", MaxMessage)})
 		return true
 	}
-	m, e := decodeMessage(buf[:n])
+	m, e := protocol.DecodeClient(buf[:n])
 	if e != nil {
 		c.s.badInput.Add(1)
-		c.sendErr(m.ID, m.Table, e)
+		c.Send(marshalMsg(e))
 		return true
 	}
 	c.handle(ctx, m)
 	return true
 }
 
-func seatOr(p *int) int {
-	if p == nil {
-		return -1
+func marshalMsg(m protocol.ServerMsg) []byte {
+	b, err := protocol.Marshal(m)
+	if err != nil {
+		panic(err) // the protocol's types always marshal
 	}
-	return *p
+	return b
 }
 
-func (c *conn) handle(ctx context.Context, m inMsg) {
+var seatOr = protocol.SeatOr
+
+func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
+	id, tableID := m.RequestID(), protocol.TableOf(m)
 	fail := func(err error) {
 		var te *table.Error
 		if !errors.As(err, &te) {
-			te = &table.Error{Code: "internal", Msg: err.Error()}
+			te = &table.Error{Code: protocol.Internal, Msg: err.Error()}
 		}
 		c.s.badInput.Add(1)
-		c.sendErr(m.ID, m.Table, te)
+		c.sendErr(id, tableID, te)
 	}
-	if m.Type == "move" {
+	needSession := func() bool {
+		if c.sess.Player != "" {
+			return true
+		}
+		fail(&table.Error{Code: protocol.Unauthorized, Msg: m.MessageType() + " needs a session: POST /api/session first (anonymous connections may only watch)"})
+		return false
+	}
+	noTable := func() {
+		fail(&table.Error{Code: protocol.NoTable, Msg: fmt.Sprintf("no table %q (finished tables: GET /api/records/%s)", tableID, tableID)})
+	}
+	if mv, ok := m.(*protocol.MoveReq); ok {
 		// The hot path: a move does not wait for the table.
-		if c.sess.Player == "" {
-			fail(&table.Error{Code: "unauthorized", Msg: m.Type + " needs a session: POST /api/session first (anonymous connections may only watch)"})
+		if !needSession() {
 			return
 		}
-		t := c.s.table(m.Table)
+		t := c.s.table(mv.Table)
 		if t == nil {
-			fail(&table.Error{Code: "no_table", Msg: fmt.Sprintf("no table %q (finished tables: GET /api/records/%s)", m.Table, m.Table)})
+			noTable()
 			return
 		}
-		if err := t.Move(c, m.ID, seatOr(m.Seat), m.Move); err != nil {
+		if err := t.Move(c, mv.ID, seatOr(mv.Seat), mv.Move); err != nil {
 			fail(err)
 		}
 		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if m.Type == "ping" {
-		c.sendJSON(map[string]any{"type": "pong", "id": m.ID})
+	switch m := m.(type) {
+	case *protocol.PingReq:
+		c.send(protocol.PongMsg{ID: m.ID})
 		return
-	}
-	if m.Type == "lobby" {
+	case *protocol.LobbyReq:
 		c.s.lobby.subscribe(c, m.Subscribe == nil || *m.Subscribe)
 		return
+	case *protocol.WatchReq, *protocol.UnwatchReq:
+	default:
+		if !needSession() {
+			return
+		}
 	}
-	if c.sess.Player == "" && m.Type != "watch" && m.Type != "unwatch" {
-		fail(&table.Error{Code: "unauthorized", Msg: m.Type + " needs a session: POST /api/session first (anonymous connections may only watch)"})
-		return
-	}
-	if m.Type == "create" {
-		req := createReq{Game: m.Game, Options: m.Options, Private: m.Private, ClockMS: m.ClockMS, BotLevel: m.BotLevel, Seat: m.Seat, Bots: m.Bots}
-		t, err := c.s.createTable(ctx, c.sess, req, false)
+	if m, ok := m.(*protocol.CreateReq); ok {
+		t, err := c.s.createTable(ctx, c.sess, *m, false)
 		if err != nil {
 			fail(err)
 			return
 		}
-		c.sendJSON(map[string]any{"type": "created", "id": m.ID, "table": t.Summary()})
+		c.send(protocol.CreatedMsg{ID: m.ID, Table: t.ID(), Summary: t.Summary()})
 		c.watch(ctx, t)
 		return
 	}
-	t := c.s.table(m.Table)
+	t := c.s.table(tableID)
 	if t == nil {
-		fail(&table.Error{Code: "no_table", Msg: fmt.Sprintf("no table %q (finished tables: GET /api/records/%s)", m.Table, m.Table)})
+		noTable()
 		return
 	}
-	switch m.Type {
-	case "join":
+	switch m := m.(type) {
+	case *protocol.JoinReq:
 		if !canSee(t.Summary(), c.sess.Player, m.Invite) {
-			fail(&table.Error{Code: "forbidden", Msg: "a private table: join with its invite"})
+			fail(&table.Error{Code: protocol.Forbidden, Msg: "a private table: join with its invite"})
 			return
 		}
 		seat, err := t.Join(ctx, c.sess.Player, c.sess.Name, seatOr(m.Seat))
@@ -550,50 +448,36 @@ func (c *conn) handle(ctx context.Context, m inMsg) {
 			fail(err)
 			return
 		}
-		c.sendJSON(map[string]any{"type": "joined", "id": m.ID, "table": t.ID(), "seat": seat})
+		c.send(protocol.JoinedMsg{ID: m.ID, Table: t.ID(), Seat: seat})
 		c.watch(ctx, t)
-	case "watch":
+	case *protocol.WatchReq:
 		if !canSee(t.Summary(), c.sess.Player, m.Invite) {
-			fail(&table.Error{Code: "forbidden", Msg: "a private table: watch with its invite"})
+			fail(&table.Error{Code: protocol.Forbidden, Msg: "a private table: watch with its invite"})
 			return
 		}
 		c.watch(ctx, t)
-	case "unwatch":
+	case *protocol.UnwatchReq:
 		if _, ok := c.watching[t.ID()]; ok {
 			delete(c.watching, t.ID())
 			t.Unsubscribe(c)
 		}
-	case "leave":
+	case *protocol.LeaveReq:
 		if err := t.Leave(ctx, c.sess.Player); err != nil {
 			fail(err)
 		}
-	case "add_bot", "remove_bot":
+	case *protocol.AddBotReq:
 		level := m.Level
-		if m.Type == "add_bot" && level == "" {
+		if level == "" {
 			level = "random"
 		}
-		if m.Type == "remove_bot" {
-			level = ""
-			if m.Seat == nil {
-				fail(&table.Error{Code: "bad_request", Msg: "remove_bot: field seat is required"})
-				return
-			}
+		c.setBot(ctx, t, m.Seat, level, fail)
+	case *protocol.RemoveBotReq:
+		if m.Seat == nil {
+			fail(&table.Error{Code: protocol.BadRequest, Msg: "remove_bot: field seat is required"})
+			return
 		}
-		if sum := t.Summary(); level != "" && sum.Humans == 0 && (seatOr(m.Seat) < 0 || sum.Free <= 1) {
-			// This fills a table that has no human with bots: a bots-only game.
-			if err := c.s.checkBotsOnly(c.sess.Player); err != nil {
-				fail(err)
-				return
-			}
-		}
-		if err := t.SetBot(ctx, c.sess.Player, seatOr(m.Seat), level); err != nil {
-			fail(err)
-		}
-	case "move":
-		if err := t.Move(c, m.ID, seatOr(m.Seat), m.Move); err != nil {
-			fail(err)
-		}
-	case "hint":
+		c.setBot(ctx, t, m.Seat, "", fail)
+	case *protocol.HintReq:
 		eng, v, seat, err := t.SeatView(ctx, c.sess.Player, seatOr(m.Seat))
 		if err != nil {
 			fail(err)
@@ -601,7 +485,7 @@ func (c *conn) handle(ctx context.Context, m inMsg) {
 		}
 		h := hinter()
 		if h == nil {
-			fail(&table.Error{Code: "no_hint", Msg: "no hint available"})
+			fail(&table.Error{Code: protocol.NoHint, Msg: "no hint available"})
 			return
 		}
 		if ok, wait := c.s.hints.allow(c.sess.Player); !ok {
@@ -616,14 +500,32 @@ func (c *conn) handle(ctx context.Context, m inMsg) {
 			defer cancel()
 			rs, err := h.Hint(hctx, eng, v)
 			if err != nil {
-				c.sendErr(id, tid, &table.Error{Code: "no_hint", Msg: "no hint available: " + err.Error()})
+				c.sendErr(id, tid, &table.Error{Code: protocol.NoHint, Msg: "no hint available: " + err.Error()})
 				return
 			}
-			c.sendJSON(map[string]any{"type": "hint", "id": id, "table": tid, "seat": seat, "ratings": rs})
+			ratings := make([]protocol.Rating, len(rs))
+			for i, r := range rs {
+				ratings[i] = protocol.Rating{Move: r.Move, Value: r.Value, Visits: r.Visits}
+			}
+			c.send(protocol.HintMsg{ID: id, Table: tid, Seat: seat, Ratings: ratings})
 		})
 		if err != nil {
-			fail(&table.Error{Code: "busy", Msg: "the bots are busy: retry the hint in a moment"})
+			fail(&table.Error{Code: protocol.Busy, Msg: "the bots are busy: retry the hint in a moment"})
 		}
+	}
+}
+
+// setBot seats a bot of level (or, level "", removes one).
+func (c *conn) setBot(ctx context.Context, t *table.Table, seat *int, level string, fail func(error)) {
+	if sum := t.Summary(); level != "" && sum.Humans == 0 && (seatOr(seat) < 0 || sum.Free <= 1) {
+		// This fills a table that has no human with bots: a bots-only game.
+		if err := c.s.checkBotsOnly(c.sess.Player); err != nil {
+			fail(err)
+			return
+		}
+	}
+	if err := t.SetBot(ctx, c.sess.Player, seatOr(seat), level); err != nil {
+		fail(err)
 	}
 }
 
@@ -631,7 +533,7 @@ func (c *conn) watch(ctx context.Context, t *table.Table) {
 	if _, err := t.Subscribe(ctx, c); err != nil {
 		var te *table.Error
 		if !errors.As(err, &te) {
-			te = &table.Error{Code: "internal", Msg: err.Error()}
+			te = &table.Error{Code: protocol.Internal, Msg: err.Error()}
 		}
 		c.sendErr(nil, t.ID(), te)
 		return

@@ -57,32 +57,25 @@ func BenchmarkBroadcast(b *testing.B) {
 // and the chance steps that follow. This is the server's CPU per move
 // without the WebSocket reads and writes and the SQLite commit. Moves are
 // random legal moves (the driver's own Legal call is included). The
-// "plain" variants build the messages the way they were built before.
+// hand-written encoding is compared with plain encoding/json in protocol's
+// BenchmarkState.
 func BenchmarkMove(b *testing.B) {
 	for _, g := range []struct{ name, opts string }{
 		{"papayoo", "players=4 rounds=100"},
 		{"rum500", "players=4"},
 		{"pisyedili", "players=4"},
 	} {
-		for _, plain := range []bool{false, true} {
-			name := g.name
-			if plain {
-				name += "/plain"
+		b.Run(g.name, func(b *testing.B) {
+			if _, err := gamesLookup(g.name); err != nil {
+				b.Skip(err)
 			}
-			b.Run(name, func(b *testing.B) {
-				if _, err := gamesLookup(g.name); err != nil {
-					b.Skip(err)
-				}
-				benchMoves(b, g.name, g.opts, plain)
-			})
-		}
+			benchMoves(b, g.name, g.opts)
+		})
 	}
 }
 
-// benchMoves plays random moves; plain uses refBroadcast, the way state
-// messages were built before (every part through encoding/json, legal
-// moves formatted afresh), for comparison.
-func benchMoves(b *testing.B, name, opts string, plain bool) {
+// benchMoves plays random moves.
+func benchMoves(b *testing.B, name, opts string) {
 	players := []string{"a", "b", "c", "d"}
 	subs := map[string]*fakeSub{}
 	var tb *Table
@@ -101,9 +94,6 @@ func benchMoves(b *testing.B, name, opts string, plain bool) {
 		tb, err = Create(context.Background(), Config{Store: store.NewMemory(), Grace: time.Hour}, meta)
 		if err != nil {
 			b.Fatal(err)
-		}
-		if plain {
-			tb.do(context.Background(), func() { tb.testBroadcast = tb.refBroadcast })
 		}
 		for _, p := range append(players, "x") {
 			subs[p] = &fakeSub{player: p}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cardroom/bot/pool"
+	"cardroom/protocol"
 	"cardroom/record"
 	"cardroom/store"
 )
@@ -81,11 +82,11 @@ func TestSeatChangeDurableOrRefused(t *testing.T) {
 		defer tb.Stop()
 		fs.setFail(errors.New("disk full"))
 		var te *Error
-		if _, err := tb.Join(ctx, "bob", "bob", 0); !errors.As(err, &te) || te.Code != CodeUnavailable {
-			t.Fatalf("join on a failing store: %v, want %s", err, CodeUnavailable)
+		if _, err := tb.Join(ctx, "bob", "bob", 0); !errors.As(err, &te) || te.Code != protocol.Unavailable {
+			t.Fatalf("join on a failing store: %v, want %s", err, protocol.Unavailable)
 		}
-		if err := tb.SetBot(ctx, "p_owner", -1, "random"); !errors.As(err, &te) || te.Code != CodeUnavailable {
-			t.Fatalf("bots on a failing store: %v, want %s", err, CodeUnavailable)
+		if err := tb.SetBot(ctx, "p_owner", -1, "random"); !errors.As(err, &te) || te.Code != protocol.Unavailable {
+			t.Fatalf("bots on a failing store: %v, want %s", err, protocol.Unavailable)
 		}
 		for i, s := range tb.Summary().Seats {
 			if s.Kind != "empty" {
@@ -104,7 +105,7 @@ func TestSeatChangeDurableOrRefused(t *testing.T) {
 		}
 		// Filling the table starts the game only if the start is stored.
 		fs.setFail(errors.New("disk full"))
-		if err := tb.SetBot(ctx, "p_owner", -1, "random"); !errors.As(err, &te) || te.Code != CodeUnavailable {
+		if err := tb.SetBot(ctx, "p_owner", -1, "random"); !errors.As(err, &te) || te.Code != protocol.Unavailable {
 			t.Fatalf("bots filling the table on a failing store: %v", err)
 		}
 		if st := tb.Summary().Status; st != store.StatusOpen {
@@ -154,8 +155,8 @@ func TestConflictResyncs(t *testing.T) {
 		}
 		tb.Move(subs[1], json.RawMessage(`1`), -1, legal(1)[0])
 		synctest.Wait()
-		if e := subs[1].last("error"); e == nil || e["code"] != CodeUnavailable {
-			t.Fatalf("the conflicting move: %v, want %s", e, CodeUnavailable)
+		if e := subs[1].last("error"); e == nil || e["code"] != string(protocol.Unavailable) {
+			t.Fatalf("the conflicting move: %v, want %s", e, protocol.Unavailable)
 		}
 		if got := tb.Summary().Seq; got != seq+1 {
 			t.Fatalf("seq %d after resync, want %d (the stored step adopted)", got, seq+1)

@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
-	"strconv"
 	"sync"
 
 	"cardroom/game"
+	"cardroom/protocol"
 )
 
-// This file writes the hot messages by hand, byte for byte as
-// encoding/json writes them (TestHandWrittenJSON checks it), and keeps the
-// per-seat legal-move lists between broadcasts.
+// This file keeps the per-seat legal-move lists between broadcasts, as
+// JSON written by protocol (TestHandWrittenJSON checks the whole message
+// is what encoding/json writes), and reuses a buffer for the views.
 
 // legalCache is the legal-move list last sent to one seat: the JSON array
 // of the first MaxLegal moves' texts, and what it was built from (the total
@@ -57,7 +57,7 @@ func (t *Table) legalJSON(seat int) ([]byte, int) {
 			if i > 0 {
 				frag = append(frag, ',')
 			}
-			frag = appendString(frag, t.st.FormatMove(mv))
+			frag = protocol.AppendString(frag, t.st.FormatMove(mv))
 		}
 		frag = append(frag, ']')
 		*lc = legalCache{ok: true, count: n, sum: sum, frag: frag}
@@ -87,95 +87,6 @@ func hashMoves(ms []game.Move) uint64 {
 		mix(uint64(m.Set2))
 	}
 	return h
-}
-
-// appendHead writes the per-observer fields of a state message (stateHead),
-// from the opening brace, without the closing one.
-func appendHead(b []byte, table string, seq int, status string, seat int, toAct []game.Seat, legal []byte, legalCount int) []byte {
-	b = append(b, `{"type":"state","table":`...)
-	b = appendString(b, table)
-	b = append(b, `,"seq":`...)
-	b = strconv.AppendInt(b, int64(seq), 10)
-	b = append(b, `,"status":`...)
-	b = appendString(b, status)
-	b = append(b, `,"seat":`...)
-	b = strconv.AppendInt(b, int64(seat), 10)
-	b = append(b, `,"to_act":[`...)
-	for i, s := range toAct {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(s), 10)
-	}
-	b = append(b, `],"legal":`...)
-	b = append(b, legal...)
-	b = append(b, `,"legal_count":`...)
-	b = strconv.AppendInt(b, int64(legalCount), 10)
-	return b
-}
-
-// ackMsg is the acknowledgement of a move.
-func ackMsg(id json.RawMessage, table string, seq int) []byte {
-	if !plainJSON(id) {
-		b, _ := json.Marshal(struct {
-			Type  string          `json:"type"`
-			ID    json.RawMessage `json:"id,omitempty"`
-			Table string          `json:"table"`
-			Seq   int             `json:"seq"`
-		}{"ack", id, table, seq})
-		return b
-	}
-	b := make([]byte, 0, 48+len(id)+len(table))
-	b = append(b, `{"type":"ack",`...)
-	if len(id) > 0 {
-		b = append(b, `"id":`...)
-		b = append(b, id...)
-		b = append(b, ',')
-	}
-	b = append(b, `"table":`...)
-	b = appendString(b, table)
-	b = append(b, `,"seq":`...)
-	b = strconv.AppendInt(b, int64(seq), 10)
-	return append(b, '}')
-}
-
-// plainJSON reports whether raw JSON (a request's id: a string or a number,
-// as the server accepts it) is written unchanged by encoding/json: printable
-// ASCII without spaces and without the characters it escapes for HTML.
-func plainJSON(raw []byte) bool {
-	for _, c := range raw {
-		if c <= ' ' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
-}
-
-// appendString appends s as a JSON string, as encoding/json writes it:
-// printable ASCII other than the quote, the backslash and the characters
-// escaped for HTML is written as it is; anything else goes to encoding/json.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
-// appendJSON appends v marshalled by encoding/json ("null" for a nil pointer).
-func appendJSON[T any](b []byte, v *T) []byte {
-	if v == nil {
-		return append(b, "null"...)
-	}
-	j, err := json.Marshal(v)
-	if err != nil {
-		return append(b, "null"...)
-	}
-	return append(b, j...)
 }
 
 // viewEncoder marshals views into a reused buffer.

@@ -2,6 +2,7 @@ package table
 
 import (
 	"cardroom/game"
+	"cardroom/protocol"
 	"cardroom/store"
 	"encoding/json"
 	"slices"
@@ -11,79 +12,24 @@ import (
 
 // What leaves the table: summaries and the per-observer state messages.
 
-// SeatInfo describes one seat in summaries and state messages.
-type SeatInfo struct {
-	Seat      int    `json:"seat"`
-	Name      string `json:"name,omitempty"`
-	Kind      string `json:"kind"` // human, bot, empty
-	Player    string `json:"player,omitempty"`
-	Level     string `json:"level,omitempty"`
-	Connected bool   `json:"connected"`
-	Away      bool   `json:"away,omitempty"`
-}
-
-// Summary is a table as the lobby shows it.
-type Summary struct {
-	ID       string       `json:"id"`
-	Game     string       `json:"game"`
-	Options  game.Options `json:"options"`
-	Private  bool         `json:"private"`
-	ClockMS  int          `json:"clock_ms"`
-	BotLevel string       `json:"bot_level"`
-	Status   string       `json:"status"`
-	Owner    string       `json:"owner"`
-	Created  time.Time    `json:"created"`
-	Seats    []SeatInfo   `json:"seats"`
-	Humans   int          `json:"humans"`
-	Bots     int          `json:"bots"`
-	Free     int          `json:"free"`
-	Seq      int          `json:"seq"`
-	Invite   string       `json:"invite,omitempty"`
-}
-
-// Public returns the summary without the invite code.
-func (s *Summary) Public() *Summary {
-	c := *s
-	c.Invite = ""
-	return &c
-}
-
-// Clock is the turn clock in a state message.
-type Clock struct {
-	MS        int            `json:"ms"`
-	Remaining map[string]int `json:"remaining"`
-}
-
-// StateMsg is the shape of the per-observer state message of the protocol
-// (docs/protocol.md). stateMsg writes it in two parts — the observer's
-// fields and the fields every observer shares, marshalled once per
-// broadcast — with the same names and order.
-type StateMsg struct {
-	Type         string       `json:"type"`
-	Table        string       `json:"table"`
-	Seq          int          `json:"seq"`
-	Status       string       `json:"status"`
-	Seat         int          `json:"seat"`
-	ToAct        []game.Seat  `json:"to_act"`
-	Legal        []string     `json:"legal"`
-	LegalCount   int          `json:"legal_count"`
-	Game         string       `json:"game"`
-	Options      game.Options `json:"options"`
-	Clock        *Clock       `json:"clock"`
-	Seats        []SeatInfo   `json:"seats"`
-	Result       *game.Result `json:"result"`
-	ServerTimeMS int64        `json:"server_time_ms"`
-	// View comes last, so clients that need only the fields above can stop
-	// reading early (the load tool does).
-	View game.View `json:"view"`
-}
+// The wire types are protocol's; the table builds them.
+type (
+	// SeatInfo describes one seat in summaries and state messages.
+	SeatInfo = protocol.SeatInfo
+	// Summary is a table as the lobby shows it.
+	Summary = protocol.Summary
+	// Clock is the turn clock in a state message.
+	Clock = protocol.Clock
+	// StateMsg is the state message as a client decodes it.
+	StateMsg = protocol.StateMsg
+)
 
 // stateMsg builds the message for one observer: seat ≥ 0 or game.Spectator.
 // It is the only way game state leaves a table. The message has the fields
-// of StateMsg, in that order: the per-observer head is written by hand
-// (appendHead), the shared part (t.common) is marshalled once per
-// broadcast, and the seat's legal-move list is reused while it is unchanged
-// (legalJSON).
+// of protocol.StateMsg, in that order, written by protocol's hand-written
+// encoder: the per-observer head (AppendStateHead), the shared part
+// (t.common, written once per broadcast), and the view; the seat's
+// legal-move list is reused while it is unchanged (legalJSON).
 func (t *Table) stateMsg(seat int) []byte {
 	common := t.common
 	if common == nil {
@@ -109,44 +55,16 @@ func (t *Table) stateMsg(seat int) []byte {
 		t.cfg.Log.Error("marshal view", "table", t.id, "err", err)
 		return nil
 	}
-	// {head…, common…, "view": …}: the same fields, in the same order, as StateMsg.
 	out := make([]byte, 0, 128+len(t.id)+len(legal)+len(common)+len(vb))
-	out = appendHead(out, t.id, len(t.log), t.meta.Status, seat, toAct, legal, legalCount)
-	out = append(out, ',')
-	out = append(out, common[1:len(common)-1]...)
-	out = append(out, `,"view":`...)
-	out = append(out, vb...)
-	out = append(out, '}')
-	return out
-}
-
-// stateHead is the per-observer part of StateMsg.
-type stateHead struct {
-	Type       string      `json:"type"`
-	Table      string      `json:"table"`
-	Seq        int         `json:"seq"`
-	Status     string      `json:"status"`
-	Seat       int         `json:"seat"`
-	ToAct      []game.Seat `json:"to_act"`
-	Legal      []string    `json:"legal"`
-	LegalCount int         `json:"legal_count"`
-}
-
-// stateCommon is the part of StateMsg that every observer shares.
-type stateCommon struct {
-	Game         string       `json:"game"`
-	Options      game.Options `json:"options"`
-	Clock        *Clock       `json:"clock"`
-	Seats        []SeatInfo   `json:"seats"`
-	Result       *game.Result `json:"result"`
-	ServerTimeMS int64        `json:"server_time_ms"`
+	out = protocol.AppendStateHead(out, t.id, len(t.log), t.meta.Status, seat, toAct, legal, legalCount)
+	return protocol.AppendStateEnd(out, common, vb)
 }
 
 // commonJSON marshals the shared part of the state messages (once per broadcast).
 func (t *Table) commonJSON() []byte { return t.commonJSONAt(time.Now()) }
 
-// commonJSONAt writes stateCommon as encoding/json would, by hand: the
-// options' JSON is built once, the seats' again only when they change.
+// commonJSONAt writes protocol.StateCommon: the options' JSON is built
+// once, the seats' again only when they change.
 func (t *Table) commonJSONAt(now time.Time) []byte {
 	seats := t.seatInfos()
 	if t.seatsJSON == nil || !slices.Equal(seats, t.seatsSent) {
@@ -177,19 +95,7 @@ func (t *Table) commonJSONAt(now time.Time) []byte {
 		}
 	}
 	b := make([]byte, 0, 64+len(t.optsJSON)+len(t.seatsJSON))
-	b = append(b, `{"game":`...)
-	b = appendString(b, t.meta.Game)
-	b = append(b, `,"options":`...)
-	b = append(b, t.optsJSON...)
-	b = append(b, `,"clock":`...)
-	b = appendJSON(b, clock)
-	b = append(b, `,"seats":`...)
-	b = append(b, t.seatsJSON...)
-	b = append(b, `,"result":`...)
-	b = appendJSON(b, result)
-	b = append(b, `,"server_time_ms":`...)
-	b = strconv.AppendInt(b, now.UnixMilli(), 10)
-	return append(b, '}')
+	return protocol.AppendStateCommon(b, t.meta.Game, t.optsJSON, clock, t.seatsJSON, result, now.UnixMilli())
 }
 
 func (t *Table) sendState(sub Subscriber) {
@@ -216,10 +122,6 @@ func (t *Table) drop(sub Subscriber) {
 // message once.
 func (t *Table) broadcast() {
 	if len(t.subs) == 0 {
-		return
-	}
-	if t.testBroadcast != nil {
-		t.testBroadcast() // benchmarks: the plain encoding/json way, for comparison
 		return
 	}
 	// Clock deadlines for seats about to act are set by schedule; set them

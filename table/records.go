@@ -2,6 +2,7 @@ package table
 
 import (
 	"cardroom/game"
+	"cardroom/protocol"
 	"cardroom/record"
 	"cardroom/store"
 	"context"
@@ -22,7 +23,7 @@ func (t *Table) SeatView(ctx context.Context, player string, seat int) (game.Eng
 			return
 		}
 		if t.meta.Status != store.StatusPlaying {
-			e = errorf("not_your_turn", "the game is %s", t.meta.Status)
+			e = errorf(protocol.NotYourTurn, "the game is %s", t.meta.Status)
 			return
 		}
 		v = t.st.View(game.Seat(s))

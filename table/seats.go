@@ -3,6 +3,7 @@ package table
 import (
 	"cardroom/bot"
 	"cardroom/game"
+	"cardroom/protocol"
 	"cardroom/store"
 	"context"
 	"slices"
@@ -188,7 +189,7 @@ func (t *Table) Join(ctx context.Context, player, name string, seat int) (int, e
 
 func (t *Table) join(player, name string, seat int) (int, error) {
 	if seat < -1 || seat >= len(t.meta.Seats) {
-		return 0, errorf("bad_seat", "seat %d: the table has seats 0 to %d (or -1: the first free seat)", seat, len(t.meta.Seats)-1)
+		return 0, errorf(protocol.BadSeat, "seat %d: the table has seats 0 to %d (or -1: the first free seat)", seat, len(t.meta.Seats)-1)
 	}
 	if held := t.seatsOf(player); len(held) > 0 && (seat < 0 || containsInt(held, seat)) {
 		s := held[0]
@@ -204,10 +205,10 @@ func (t *Table) join(player, name string, seat int) (int, error) {
 		return s, nil
 	}
 	if t.meta.Status != store.StatusOpen {
-		return 0, errorf("not_open", "the game has started")
+		return 0, errorf(protocol.NotOpen, "the game has started")
 	}
 	if seat >= len(t.meta.Seats) {
-		return 0, errorf("bad_seat", "seat %d: the table has %d seats", seat, len(t.meta.Seats))
+		return 0, errorf(protocol.BadSeat, "seat %d: the table has %d seats", seat, len(t.meta.Seats))
 	}
 	if seat < 0 {
 		seat = -1
@@ -218,10 +219,10 @@ func (t *Table) join(player, name string, seat int) (int, error) {
 			}
 		}
 		if seat < 0 {
-			return 0, errorf("table_full", "no empty seat")
+			return 0, errorf(protocol.TableFull, "no empty seat")
 		}
 	} else if s := t.meta.Seats[seat]; s.Player != "" || s.Bot != "" {
-		return 0, errorf("seat_taken", "seat %d is taken", seat)
+		return 0, errorf(protocol.SeatTaken, "seat %d is taken", seat)
 	}
 	prev := t.snapshot()
 	t.meta.Seats[seat] = store.Seat{Player: player, Name: name}
@@ -299,7 +300,7 @@ func (t *Table) Leave(ctx context.Context, player string) error {
 	err := t.do(ctx, func() {
 		seats := t.seatsOf(player)
 		if len(seats) == 0 {
-			e = errorf("not_seated", "you hold no seat at table %s", t.id)
+			e = errorf(protocol.NotSeated, "you hold no seat at table %s", t.id)
 			return
 		}
 		if t.meta.Status == store.StatusOpen {
@@ -327,7 +328,7 @@ func (t *Table) Leave(ctx context.Context, player string) error {
 func (t *Table) SetBot(ctx context.Context, player string, seat int, level string) error {
 	if level != "" {
 		if _, err := bot.New(level, 0); err != nil {
-			return errorf("bad_level", "%v", err)
+			return errorf(protocol.BadLevel, "%v", err)
 		}
 	}
 	var e error
@@ -340,25 +341,25 @@ func (t *Table) SetBot(ctx context.Context, player string, seat int, level strin
 
 func (t *Table) setBot(player string, seat int, level string) error {
 	if player != t.meta.Owner {
-		return errorf("forbidden", "only the table's owner may seat or remove bots")
+		return errorf(protocol.Forbidden, "only the table's owner may seat or remove bots")
 	}
 	if t.meta.Status != store.StatusOpen {
-		return errorf("not_open", "the game has started")
+		return errorf(protocol.NotOpen, "the game has started")
 	}
 	if seat < -1 || seat >= len(t.meta.Seats) || (seat < 0 && level == "") {
-		return errorf("bad_seat", "seat %d: the table has %d seats", seat, len(t.meta.Seats))
+		return errorf(protocol.BadSeat, "seat %d: the table has %d seats", seat, len(t.meta.Seats))
 	}
 	prev := t.snapshot()
 	if level == "" {
 		if t.meta.Seats[seat].Bot == "" {
-			return errorf("bad_seat", "seat %d has no bot", seat)
+			return errorf(protocol.BadSeat, "seat %d has no bot", seat)
 		}
 		t.meta.Seats[seat] = store.Seat{}
 		return t.seatsChanged(prev)
 	}
 	if seat >= 0 {
 		if s := t.meta.Seats[seat]; s.Player != "" || s.Bot != "" {
-			return errorf("seat_taken", "seat %d is taken", seat)
+			return errorf(protocol.SeatTaken, "seat %d is taken", seat)
 		}
 		t.meta.Seats[seat] = store.Seat{Bot: level, Name: "bot:" + level}
 	} else {

@@ -11,6 +11,7 @@ import (
 
 	"cardroom/game"
 	"cardroom/games"
+	"cardroom/protocol"
 	"cardroom/record"
 	"cardroom/store"
 )
@@ -262,9 +263,9 @@ func TestStoreFailureChangesNothing(t *testing.T) {
 		st.FailAppend = errors.New("disk full")
 		tb.Move(sub, nil, -1, raw.Legal[0])
 		synctest.Wait()
-		if e := sub.last("error"); e == nil || e["code"] != CodeUnavailable {
+		if e := sub.last("error"); e == nil || e["code"] != string(protocol.Unavailable) {
 			tb.Stop()
-			t.Fatalf("error = %v, want %s", e, CodeUnavailable)
+			t.Fatalf("error = %v, want %s", e, protocol.Unavailable)
 		}
 		st.FailAppend = nil
 		tb.Move(sub, nil, -1, raw.Legal[0])

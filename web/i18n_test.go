@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"cardroom/protocol"
 )
 
 var langs = []string{"en", "pl", "cs", "tr"}
@@ -92,11 +94,22 @@ var keyFamilies = map[string][]string{
 	"help.":   {"rules", "tips"},
 	"rum.":    {"low", "high"},
 	"pis.":    {"kind_seven", "kind_joker"},
-	// every error code of docs/protocol.md
-	"error.": {"bad_json", "unknown_type", "too_large", "bad_request", "rate_limited", "no_table", "forbidden",
-		"bad_options", "unknown_game", "bad_level", "seat_taken", "table_full", "not_open", "not_seated",
-		"seat_required", "not_your_seat", "malformed", "not_your_turn", "illegal", "game_over", "bad_seat",
-		"busy", "no_hint", "internal", "unauthorized", "not_finished", "unavailable", "unknown"},
+	// every error code of the protocol: errorKeys
+	"error.": errorKeys(),
+}
+
+// errorKeys are the error codes the client translates: every code of
+// package protocol, but shutting_down (it refuses a WebSocket handshake,
+// whose answer a browser cannot read), and "unknown", the client's own
+// for an error without a code.
+func errorKeys() []string {
+	keys := []string{"unknown"}
+	for _, c := range protocol.Codes() {
+		if c != protocol.ShuttingDown {
+			keys = append(keys, string(c))
+		}
+	}
+	return keys
 }
 
 // TestClientKeysExist reads every t('key') in the JavaScript and checks that

@@ -418,7 +418,7 @@ function doCreate() {
   const msg = { type: 'create', game: create.game, options, private: create.private, clock_ms: create.clock, bot_level: create.level, seat: create.sit ? 0 : -1, bots };
   send(msg, (ans) => {
     if (ans.type !== 'created') return;
-    const tb = ans.table;
+    const tb = ans.summary; // created: table is the id, summary the table (protocol 2)
     if (tb.invite) app.invites.set(tb.id, tb.invite);
     tableData(tb.id).summary = tb;
     go('#/table/' + tb.id);

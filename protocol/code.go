@@ -1,0 +1,109 @@
+package protocol
+
+import "net/http"
+
+// Code is a protocol error code: the "code" of an error message and of an
+// HTTP error body. Clients switch on it (and translate it), so a code is
+// never renamed; a new refusal gets a new code.
+type Code string
+
+// The error codes (docs/protocol.md lists them with when they are sent).
+const (
+	BadJSON      Code = "bad_json"      // not a JSON object
+	UnknownType  Code = "unknown_type"  // type missing or not a client message
+	TooLarge     Code = "too_large"     // over MaxMessage bytes
+	BadRequest   Code = "bad_request"   // a field missing or of the wrong type
+	Unauthorized Code = "unauthorized"  // no (valid) session for what was asked
+	RateLimited  Code = "rate_limited"  // over the message rate or a quota
+	NoTable      Code = "no_table"      // no such table (or not visible)
+	Forbidden    Code = "forbidden"     // private table without invite, owner-only action
+	BadOptions   Code = "bad_options"   // game options the engine refuses
+	UnknownGame  Code = "unknown_game"  // no such engine
+	BadLevel     Code = "bad_level"     // no such bot level
+	SeatTaken    Code = "seat_taken"    // the seat is not empty
+	TableFull    Code = "table_full"    // no free seat
+	NotOpen      Code = "not_open"      // seat changes after the start
+	NotSeated    Code = "not_seated"    // the player holds no seat there
+	SeatRequired Code = "seat_required" // several seats held: name one
+	NotYourSeat  Code = "not_your_seat" // a seat the player does not hold
+	Malformed    Code = "malformed"     // the engine: not a move of this game
+	NotYourTurn  Code = "not_your_turn" // the engine: the seat has nothing to do
+	Illegal      Code = "illegal"       // the engine: not legal now
+	GameOver     Code = "game_over"     // the engine: the game has ended
+	BadSeat      Code = "bad_seat"      // a seat number out of range
+	Busy         Code = "busy"          // a queue is full or the room at a limit: retry
+	NoHint       Code = "no_hint"       // no hint available
+	Unavailable  Code = "unavailable"   // storage failed: nothing was stored or changed
+	Internal     Code = "internal"      // a server fault; nothing was applied
+	NotFinished  Code = "not_finished"  // HTTP: a record or replay of a game still going on
+	ShuttingDown Code = "shutting_down" // HTTP: GET /ws refused while the server stops
+)
+
+// codes holds every code with its HTTP status. The status of a code that a
+// handler answers with another status (GET /api/records/{id}/replay answers
+// unknown_game with 404) is the one used for refusals from the tables.
+var codes = []struct {
+	code   Code
+	status int
+}{
+	{BadJSON, http.StatusBadRequest},
+	{UnknownType, http.StatusBadRequest},
+	{TooLarge, http.StatusRequestEntityTooLarge},
+	{BadRequest, http.StatusBadRequest},
+	{Unauthorized, http.StatusUnauthorized},
+	{RateLimited, http.StatusTooManyRequests},
+	{NoTable, http.StatusNotFound},
+	{Forbidden, http.StatusForbidden},
+	{BadOptions, http.StatusBadRequest},
+	{UnknownGame, http.StatusBadRequest},
+	{BadLevel, http.StatusBadRequest},
+	{SeatTaken, http.StatusBadRequest},
+	{TableFull, http.StatusBadRequest},
+	{NotOpen, http.StatusBadRequest},
+	{NotSeated, http.StatusBadRequest},
+	{SeatRequired, http.StatusBadRequest},
+	{NotYourSeat, http.StatusBadRequest},
+	{Malformed, http.StatusBadRequest},
+	{NotYourTurn, http.StatusBadRequest},
+	{Illegal, http.StatusBadRequest},
+	{GameOver, http.StatusBadRequest},
+	{BadSeat, http.StatusBadRequest},
+	{Busy, http.StatusServiceUnavailable},
+	{NoHint, http.StatusBadRequest},
+	{Unavailable, http.StatusServiceUnavailable},
+	{Internal, http.StatusInternalServerError},
+	{NotFinished, http.StatusConflict},
+	{ShuttingDown, http.StatusServiceUnavailable},
+}
+
+// Codes returns every error code, in the order of docs/protocol.md.
+func Codes() []Code {
+	out := make([]Code, len(codes))
+	for i, c := range codes {
+		out[i] = c.code
+	}
+	return out
+}
+
+// HTTPStatus is the status of an HTTP answer refused with this code: 400
+// for a client's mistake unless a more precise status exists, 5xx for the
+// server's own trouble (busy and unavailable are worth a retry). An unknown
+// code is a 500: a code must be declared here before it is used.
+func (c Code) HTTPStatus() int {
+	for _, k := range codes {
+		if k.code == c {
+			return k.status
+		}
+	}
+	return http.StatusInternalServerError
+}
+
+// Known reports whether c is one of the declared codes.
+func (c Code) Known() bool {
+	for _, k := range codes {
+		if k.code == c {
+			return true
+		}
+	}
+	return false
+}
