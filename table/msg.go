@@ -93,12 +93,23 @@ func hashMoves(ms []game.Move) uint64 {
 type viewEncoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
+	raw []byte // for views that are game.JSONAppenders
 }
 
 // marshalView returns the view's JSON (json.Marshal's bytes), valid until
 // the next call.
 func (t *Table) marshalView(v game.View) ([]byte, error) {
 	e := &t.viewBuf
+	if a, ok := v.(game.JSONAppender); ok {
+		// The engine writes its JSON by hand: encoding/json would only
+		// re-validate it, which costs more than writing it.
+		e.raw = a.AppendJSON(e.raw[:0])
+		b := e.raw
+		if cap(e.raw) > 1<<20 {
+			e.raw = nil // do not keep an unusually large buffer
+		}
+		return b, nil
+	}
 	if e.enc == nil {
 		e.enc = json.NewEncoder(&e.buf)
 	}

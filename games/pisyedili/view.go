@@ -388,7 +388,13 @@ func cardStrings(cs []game.Card) []string {
 // hand of a spectator and the stock pool of a stock formed from the whole
 // deck as null.
 func (v *View) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 2048)
+	return v.AppendJSON(make([]byte, 0, 2048)), nil
+}
+
+// AppendJSON appends the view's JSON (MarshalJSON's bytes) to b: the fast
+// path for the server, which writes views itself (encoding/json re-scans a
+// Marshaler's output).
+func (v *View) AppendJSON(b []byte) []byte {
 	b = append(b, `{"observer":`...)
 	b = strconv.AppendInt(b, int64(v.Seat), 10)
 	b = append(b, `,"options":`...)
@@ -512,7 +518,7 @@ func (v *View) MarshalJSON() ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 func appendHandResult(b []byte, h *HandResult) []byte {
