@@ -425,13 +425,13 @@ func (r *runner) read(t *tableRun, c *protocol.Client, owner bool, created chan 
 			}
 			t.signal()
 		case protocol.TypeState:
-			h, err := protocol.DecodeStateHead(in.Raw)
+			h, err := protocol.DecodeStateHeadRaw(in.Raw)
 			if err != nil || h.Seat < 0 || h.Seat >= t.seats {
 				continue
 			}
 			move := ""
-			if len(h.Legal) > 0 {
-				move = h.Legal[rand.IntN(len(h.Legal))]
+			if n := protocol.LegalLen(h.LegalRaw); n > 0 {
+				move, _ = protocol.LegalAt(h.LegalRaw, rand.IntN(n))
 			}
 			t.mu.Lock()
 			ls := &t.latest[h.Seat]

@@ -214,7 +214,20 @@ func (m *UnknownMsg) MessageType() string { return m.Type }
 // keys in turn and stops once it has every field of StateHead: the server
 // writes them first, so the shared part and the view (the bulk of the
 // message) are not even scanned. Another order is read correctly, further.
-func DecodeStateHead(b []byte) (StateHead, error) {
+func DecodeStateHead(b []byte) (StateHead, error) { return decodeStateHead(b, false) }
+
+// DecodeStateHeadRaw is DecodeStateHead leaving the legal moves undecoded
+// in LegalRaw (Legal stays nil): a Papayoo pass lists 2,000 moves, and a
+// client that plays one of them reads it with LegalAt instead of decoding
+// them all.
+func DecodeStateHeadRaw(b []byte) (StateHead, error) {
+	if h, ok := fastStateHead(b); ok {
+		return h, nil
+	}
+	return decodeStateHead(b, true)
+}
+
+func decodeStateHead(b []byte, rawLegal bool) (StateHead, error) {
 	var h StateHead
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -245,6 +258,9 @@ func DecodeStateHead(b []byte) (StateHead, error) {
 			v, bit = &h.ToAct, 32
 		case "legal":
 			v, bit = &h.Legal, 64
+			if rawLegal {
+				v = &h.LegalRaw
+			}
 		case "legal_count":
 			v, bit = &h.LegalCount, 128
 		default:
@@ -307,4 +323,90 @@ func intern(b []byte) string {
 		}
 	}
 	return string(b)
+}
+
+// LegalLen counts the elements of a JSON array of strings (a state's
+// legal moves, as DecodeStateHeadRaw leaves them) without decoding them;
+// -1 if raw is not such an array.
+func LegalLen(raw json.RawMessage) int {
+	n := 0
+	ok := eachString(raw, func(int, []byte) bool { n++; return true })
+	if !ok {
+		return -1
+	}
+	return n
+}
+
+// LegalAt decodes element i of a JSON array of strings, and only that one.
+func LegalAt(raw json.RawMessage, i int) (string, error) {
+	var found []byte
+	ok := eachString(raw, func(k int, s []byte) bool {
+		if k == i {
+			found = s
+			return false
+		}
+		return true
+	})
+	if !ok && found == nil {
+		return "", errors.New("protocol: not a JSON array of strings")
+	}
+	if found == nil {
+		return "", fmt.Errorf("protocol: no legal move %d", i)
+	}
+	var s string
+	if err := json.Unmarshal(found, &s); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+// eachString calls f with the index and the quoted bytes of each string of
+// the JSON array raw, until f returns false. It reports whether raw is a
+// well-formed array of strings (up to where f stopped).
+func eachString(raw []byte, f func(i int, quoted []byte) bool) bool {
+	i := skipSpace(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return false
+	}
+	i = skipSpace(raw, i+1)
+	if i < len(raw) && raw[i] == ']' {
+		return skipSpace(raw, i+1) == len(raw)
+	}
+	for k := 0; ; k++ {
+		if i >= len(raw) || raw[i] != '"' {
+			return false
+		}
+		j := i + 1
+		for j < len(raw) && raw[j] != '"' {
+			if raw[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(raw) {
+			return false
+		}
+		if !f(k, raw[i:j+1]) {
+			return true
+		}
+		i = skipSpace(raw, j+1)
+		if i >= len(raw) {
+			return false
+		}
+		switch raw[i] {
+		case ',':
+			i = skipSpace(raw, i+1)
+		case ']':
+			return skipSpace(raw, i+1) == len(raw)
+		default:
+			return false
+		}
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }

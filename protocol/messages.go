@@ -242,6 +242,8 @@ type StateHead struct {
 	ToAct      []game.Seat `json:"to_act"`
 	Legal      []string    `json:"legal"`
 	LegalCount int         `json:"legal_count"`
+	// LegalRaw is the undecoded legal list (DecodeStateHeadRaw only).
+	LegalRaw json.RawMessage `json:"-"`
 }
 
 // StateCommon is the part of StateMsg that every observer of one broadcast
