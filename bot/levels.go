@@ -9,32 +9,14 @@ import (
 	"time"
 
 	"cardroom/bot/ismcts"
+	"cardroom/bot/kit"
 	"cardroom/game"
 )
 
-// Kit is what the bots know about one game: a rule-based player and the
-// search domain of the hard bot. Each game's kit lives in its own
-// sub-package and is listed in kits (kits.go).
-type Kit struct {
-	// Rule chooses among legal (the observer's legal moves, never empty)
-	// from the view alone. easy is true for the easy level, which skips some
-	// heuristics; the caller adds the easy level's random mistakes.
-	Rule func(v game.View, legal []game.Move, r *game.Rand, easy bool) game.Move
-	// Domain makes the ISMCTS domain for a search from view v (one per
-	// search worker).
-	Domain func(v game.View) ismcts.Domain
-	// Search adjusts the hard bot's configuration for the game (may be nil).
-	Search func(c *ismcts.Config)
-	// PriorShare > 0 makes the hard bot compute the rule-based move and
-	// credit it that share of the iterations as extra visits (see
-	// ismcts.Config.Prior).
-	PriorShare float64
-}
+// Kit is what the bots know about one game (package bot/kit).
+type Kit = kit.Kit
 
-func kitFor(name string) (Kit, bool) {
-	k, ok := kits[name]
-	return k, ok
-}
+func kitFor(name string) (Kit, bool) { return kit.For(name) }
 
 // EasyMistakes is the probability that the easy level plays a random legal
 // move instead of its rule-based choice.

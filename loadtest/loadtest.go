@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -23,6 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"cardroom/games"
 	"cardroom/protocol"
 )
 
@@ -36,7 +38,7 @@ type Config struct {
 	Duration time.Duration     // measuring time after setup (and warm-up)
 	Warmup   time.Duration     // moves scheduled in this first period are played but not measured
 	Game     string            // default papayoo
-	Options  map[string]string // game options; default rounds=100 for papayoo
+	Options  map[string]string // game options; default: the longest game (games.Game.Long)
 	Setup    int               // concurrent table setups; default 64
 	Progress io.Writer         // progress lines, every 5 s (nil: none)
 }
@@ -138,12 +140,13 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		cfg.Clients = cfg.Seats
 	}
 	if cfg.Game == "" {
-		cfg.Game = "papayoo"
+		cfg.Game = games.Names()[0]
 	}
 	if cfg.Options == nil {
 		cfg.Options = map[string]string{}
-		if cfg.Game == "papayoo" {
-			cfg.Options["rounds"] = "100"
+		// The longest game the engine allows, so games do not end during a run.
+		if g, err := games.Get(cfg.Game); err == nil {
+			maps.Copy(cfg.Options, g.Long())
 		}
 	}
 	if _, ok := cfg.Options["players"]; !ok {

@@ -20,7 +20,7 @@ import (
 // clients (seats 0 and 1), two bots and a spectator, then checks the
 // record, the replay view, the history, and sweeps every message for leaks.
 func TestFullGames(t *testing.T) {
-	for _, name := range []string{"papayoo", "rum500", "pisyedili"} {
+	for _, name := range games.Names() {
 		t.Run(name, func(t *testing.T) {
 			needGame(t, name)
 			t.Parallel()
@@ -33,7 +33,7 @@ func TestFullGames(t *testing.T) {
 			if slices.Contains(bot.Levels(), "easy") {
 				level = "easy" // rule-based bots keep Pis Yedili hands short
 			}
-			id := alice.createTable(map[string]any{"game": name, "options": gameOptions[name], "seat": 0,
+			id := alice.createTable(map[string]any{"game": name, "options": quickOptions(name), "seat": 0,
 				"bots": map[string]string{"2": level, "3": level}})
 			alice.expect("state", nil)
 			carol.send(map[string]any{"type": "watch", "table": id})

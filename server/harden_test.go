@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -226,7 +227,7 @@ func TestPrivateRecords(t *testing.T) {
 	alice := newSession(t, ts.url, "alice")
 	eve := newSession(t, ts.url, "eve")
 	c := dial(t, ts.url, alice)
-	id := c.createTable(map[string]any{"game": "papayoo", "options": gameOptions["papayoo"], "private": true, "seat": 0,
+	id := c.createTable(map[string]any{"game": "papayoo", "options": quickOptions("papayoo"), "private": true, "seat": 0,
 		"bots": map[string]string{"1": "random", "2": "random", "3": "random"}})
 	c.play(id, 1, nil)
 	var sum struct {
@@ -237,6 +238,18 @@ func TestPrivateRecords(t *testing.T) {
 		t.Fatal("the owner sees no invite")
 	}
 	waitFinished(t, ts, id)
+	// The history says whether alice won, from the stored winners.
+	meta, _ := ts.s.store.Table(context.Background(), id)
+	var hist struct {
+		Games []struct {
+			ID  string `json:"id"`
+			Won bool   `json:"won"`
+		} `json:"games"`
+	}
+	httpJSON(t, "GET", ts.url+"/api/history", alice.Token, nil, &hist)
+	if len(meta.Winners) == 0 || len(hist.Games) != 1 || hist.Games[0].Won != slices.Contains(meta.Winners, 0) {
+		t.Errorf("history %+v for winners %v (alice at seat 0)", hist.Games, meta.Winners)
+	}
 	for _, p := range []string{"", "/replay?step=3"} {
 		u := ts.url + "/api/records/" + id + p
 		if code := httpJSON(t, "GET", u, "", nil, new(string)); code != 404 {
@@ -387,7 +400,7 @@ func TestFullDisk(t *testing.T) {
 	alice := newSession(t, ts.url, "alice")
 	bob := newSession(t, ts.url, "bob")
 	c := dial(t, ts.url, alice)
-	id := c.createTable(map[string]any{"game": "papayoo", "options": gameOptions["papayoo"], "seat": 0})
+	id := c.createTable(map[string]any{"game": "papayoo", "options": quickOptions("papayoo"), "seat": 0})
 	fs.set(true)
 	var out struct {
 		Error protocol.ErrorDetail `json:"error"`

@@ -25,11 +25,13 @@ import (
 	"cardroom/table"
 )
 
-// gameOptions are small games for tests, per engine.
-var gameOptions = map[string]map[string]string{
-	"papayoo":   {"rounds": "1"},
-	"pisyedili": {"hands": "1"},
-	"rum500":    {"target": "1", "stock_exhausted": "end_immediately"},
+// quickOptions are the options of a short game of name (games.Game.Quick).
+func quickOptions(name string) map[string]string {
+	g, err := games.Get(name)
+	if err != nil {
+		return nil
+	}
+	return g.Quick
 }
 
 func needGame(t *testing.T, name string) {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -474,13 +475,7 @@ func (s *Server) history(ctx context.Context, player string, finishedOnly bool) 
 				it.Seat = i
 			}
 		}
-		if _, w, ok := strings.Cut(t.Result, "winners"); ok {
-			for _, f := range strings.Fields(w) {
-				if n, err := strconv.Atoi(f); err == nil && n == it.Seat {
-					it.Won = true
-				}
-			}
-		}
+		it.Won = it.Seat >= 0 && slices.Contains(t.Winners, it.Seat)
 		out = append(out, it)
 	}
 	return out, nil

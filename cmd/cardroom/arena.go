@@ -22,45 +22,35 @@ func init() {
 	register("arena", "play bots against each other on duplicate deals and compare them", runArena)
 }
 
-// arenaDefaults are the options the arena uses unless --options overrides
-// them: one deal is one round (Papayoo) or one hand (Pis Yedili); 500 Rum
-// plays whole games to the target.
-var arenaDefaults = map[string]string{
-	"papayoo":   "rounds=1",
-	"pisyedili": "hands=1",
-}
-
 func runArena(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("arena", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	gameName := fs.String("game", "papayoo", "game: "+strings.Join(games.Names(), ", "))
+	names := games.Names()
+	gameName := fs.String("game", names[0], "game: "+strings.Join(names, ", "))
 	players := fs.Int("players", 4, "number of players")
 	seatsFlag := fs.String("seats", "", "comma-separated bot of each seat: random, easy, medium, hard, hard:N (N iterations a move), hard:200ms")
 	deals := fs.Int("deals", 100, "number of duplicate deals (each played once per rotation)")
 	seed := fs.Uint64("seed", 1, "seed of the deals and the bots")
-	optsFlag := fs.String("options", "", "game options name=value,... (default: one round/hand per deal for papayoo and pisyedili)")
+	optsFlag := fs.String("options", "", "game options name=value,... (default: the game's deal, one round or hand where it has several)")
 	workers := fs.Int("workers", 0, "games played at once (0 = all cores)")
 	records := fs.String("records", "", "directory to write every game's record to")
 	moveTime := fs.Duration("move-time", 0, "deadline per move given to every bot (0 = none)")
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
 	quiet := fs.Bool("quiet", false, "no progress lines")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: cardroom arena --game papayoo --players 4 --seats hard,medium,medium,medium --deals 2000 --seed 1")
+		fmt.Fprintf(stderr, "usage: cardroom arena --game %s --players 4 --seats hard,medium,medium,medium --deals 2000 --seed 1\n", names[0])
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	e, err := games.Lookup(*gameName)
+	g, err := games.Get(*gameName)
 	if err != nil {
 		fmt.Fprintln(stderr, "arena:", err)
 		return 2
 	}
-	opts := game.Options{}
-	if d, ok := arenaDefaults[e.Name()]; ok {
-		o, _ := game.ParseOptions(d)
-		opts = o
-	}
+	e := g.Engine
+	opts := g.Deal.Clone()
 	if *optsFlag != "" {
 		o, err := game.ParseOptions(*optsFlag)
 		if err != nil {

@@ -27,8 +27,8 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	clients := fs.Int("clients", 4, "WebSocket clients per table: 4 (one per seat) or 1 (one holding every seat)")
 	duration := fs.Duration("duration", 30*time.Second, "measuring time after setup and warm-up")
 	warmup := fs.Duration("warmup", 0, "play this long first without measuring (the synchronized start is a burst)")
-	gameName := fs.String("game", "papayoo", "game")
-	options := fs.String("options", "", "game options (default rounds=100 for papayoo)")
+	gameName := fs.String("game", "", "game (default: the first registered)")
+	options := fs.String("options", "", "game options (default: the longest game the engine allows, so games do not end during a run)")
 	setup := fs.Int("setup", 64, "tables set up concurrently")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {

@@ -274,7 +274,7 @@ func cmdView(args []string, stdout, stderr io.Writer) int {
 func cmdSelfplay(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("selfplay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	name := fs.String("game", "papayoo", "the game: "+strings.Join(games.Names(), ", "))
+	name := fs.String("game", games.Names()[0], "the game: "+strings.Join(games.Names(), ", "))
 	players := fs.Int("players", 0, "number of players (0: the game's default)")
 	seed := fs.Uint64("seed", 1, "seed of the random generator (chance and moves)")
 	rounds := fs.Int("rounds", 0, "rounds (Papayoo) or hands (Pis Yedili); 0: the game's default")
@@ -303,17 +303,12 @@ func cmdSelfplay(args []string, stdout, stderr io.Writer) int {
 		o["players"] = fmt.Sprint(*players)
 	}
 	if *rounds > 0 {
-		key := ""
-		for _, sp := range e.OptionSpecs() {
-			if sp.Name == "rounds" || sp.Name == "hands" {
-				key = sp.Name
-			}
-		}
-		if key == "" {
+		g, _ := games.Get(e.Name())
+		if g.Rounds == "" {
 			fmt.Fprintf(stderr, "cardroom: %s has no rounds or hands option\n", e.Name())
 			return 2
 		}
-		o[key] = fmt.Sprint(*rounds)
+		o[g.Rounds] = fmt.Sprint(*rounds)
 	}
 	st, err := e.New(o)
 	if err != nil {

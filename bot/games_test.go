@@ -1,0 +1,3 @@
+package bot
+
+import _ "cardroom/games/all" // the games of this build, with their bots

@@ -1,0 +1,7 @@
+package papayoobot
+
+import "cardroom/bot/kit"
+
+func init() {
+	kit.Register("papayoo", kit.Kit{Rule: Rule, Domain: NewDomain, Search: Configure})
+}

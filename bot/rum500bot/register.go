@@ -1,0 +1,7 @@
+package rum500bot
+
+import "cardroom/bot/kit"
+
+func init() {
+	kit.Register("rum500", kit.Kit{Rule: Rule, Domain: NewDomain, Search: Configure})
+}

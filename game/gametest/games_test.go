@@ -1,0 +1,3 @@
+package gametest_test
+
+import _ "cardroom/games/all" // the games of this build, with their bots

@@ -1,0 +1,3 @@
+package loadtest
+
+import _ "cardroom/games/all" // the games of this build, with their bots
