@@ -87,7 +87,7 @@ func mib(n int64) float64 { return float64(n) / (1 << 20) }
 type seatState struct {
 	seq    int
 	move   string // a legal move picked at random when the state arrived ("": none)
-	status string
+	status protocol.TableStatus
 }
 
 type tableRun struct {

@@ -22,13 +22,13 @@ func Marshal(m ServerMsg) ([]byte, error) { return json.Marshal(m) }
 // AppendStateHead writes StateHead's fields of a state message, from the
 // opening brace, without the closing one. legal is the JSON array of the
 // legal moves (AppendLegal).
-func AppendStateHead(b []byte, table string, seq int, status string, seat int, toAct []game.Seat, legal []byte, legalCount int) []byte {
+func AppendStateHead(b []byte, table string, seq int, status TableStatus, seat int, toAct []game.Seat, legal []byte, legalCount int) []byte {
 	b = append(b, `{"type":"state","table":`...)
 	b = AppendString(b, table)
 	b = append(b, `,"seq":`...)
 	b = strconv.AppendInt(b, int64(seq), 10)
 	b = append(b, `,"status":`...)
-	b = AppendString(b, status)
+	b = AppendString(b, string(status))
 	b = append(b, `,"seat":`...)
 	b = strconv.AppendInt(b, int64(seat), 10)
 	b = append(b, `,"to_act":[`...)

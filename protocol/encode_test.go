@@ -27,7 +27,7 @@ func handState(m *StateMsg) []byte {
 
 func randomState(rng *rand.Rand) *StateMsg {
 	pick := func() string { return oddStrings[rng.IntN(len(oddStrings))] }
-	m := &StateMsg{Table: pick(), Seq: rng.IntN(1000), Status: pick(), Seat: rng.IntN(6) - 1,
+	m := &StateMsg{Table: pick(), Seq: rng.IntN(1000), Status: TableStatus(pick()), Seat: rng.IntN(6) - 1,
 		ToAct: []game.Seat{}, Legal: []string{}, Game: pick(), Options: game.Options{},
 		ServerTimeMS: rng.Int64(), View: json.RawMessage(`null`)}
 	for range rng.IntN(4) {
@@ -41,7 +41,7 @@ func randomState(rng *rand.Rand) *StateMsg {
 		m.Options[pick()] = pick()
 	}
 	for i := range rng.IntN(5) {
-		m.Seats = append(m.Seats, SeatInfo{Seat: i, Name: pick(), Kind: pick(), Player: pick(), Connected: rng.IntN(2) == 0, Away: rng.IntN(2) == 0})
+		m.Seats = append(m.Seats, SeatInfo{Seat: i, Name: pick(), Kind: SeatKind(pick()), Player: pick(), Connected: rng.IntN(2) == 0, Away: rng.IntN(2) == 0})
 	}
 	if rng.IntN(2) == 0 {
 		m.Clock = &Clock{MS: 30000, Remaining: map[string]int{strconv.Itoa(rng.IntN(4)): rng.IntN(30000)}}

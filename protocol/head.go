@@ -26,9 +26,11 @@ func fastStateHead(b []byte) (StateHead, bool) {
 	if h.Seq, ok = r.num(); !ok || !r.lit(`,"status":`) {
 		return h, false
 	}
-	if h.Status, ok = r.str(); !ok || !r.lit(`,"seat":`) {
+	status, ok := r.str()
+	if !ok || !r.lit(`,"seat":`) {
 		return h, false
 	}
+	h.Status = TableStatus(status)
 	if h.Seat, ok = r.num(); !ok || !r.lit(`,"to_act":[`) {
 		return h, false
 	}

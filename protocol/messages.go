@@ -216,7 +216,7 @@ type StateMsg struct {
 	Type         string          `json:"type"`
 	Table        string          `json:"table"`
 	Seq          int             `json:"seq"`
-	Status       string          `json:"status"`
+	Status       TableStatus     `json:"status"`
 	Seat         int             `json:"seat"`
 	ToAct        []game.Seat     `json:"to_act"`
 	Legal        []string        `json:"legal"`
@@ -237,7 +237,7 @@ type StateHead struct {
 	Type       string      `json:"type"`
 	Table      string      `json:"table"`
 	Seq        int         `json:"seq"`
-	Status     string      `json:"status"`
+	Status     TableStatus `json:"status"`
 	Seat       int         `json:"seat"`
 	ToAct      []game.Seat `json:"to_act"`
 	Legal      []string    `json:"legal"`
@@ -263,15 +263,37 @@ type Clock struct {
 	Remaining map[string]int `json:"remaining"`
 }
 
+// TableStatus is where a table stands: open (seats are filled), playing,
+// finished, or closed (it expired open).
+type TableStatus string
+
+// The table statuses.
+const (
+	StatusOpen     TableStatus = "open"
+	StatusPlaying  TableStatus = "playing"
+	StatusFinished TableStatus = "finished"
+	StatusClosed   TableStatus = "closed"
+)
+
+// SeatKind says who sits at a seat.
+type SeatKind string
+
+// The seat kinds.
+const (
+	SeatHuman SeatKind = "human"
+	SeatBot   SeatKind = "bot"
+	SeatEmpty SeatKind = "empty"
+)
+
 // SeatInfo describes one seat in summaries and state messages.
 type SeatInfo struct {
-	Seat      int    `json:"seat"`
-	Name      string `json:"name,omitempty"`
-	Kind      string `json:"kind"` // human, bot, empty
-	Player    string `json:"player,omitempty"`
-	Level     string `json:"level,omitempty"`
-	Connected bool   `json:"connected"`
-	Away      bool   `json:"away,omitempty"`
+	Seat      int      `json:"seat"`
+	Name      string   `json:"name,omitempty"`
+	Kind      SeatKind `json:"kind"`
+	Player    string   `json:"player,omitempty"`
+	Level     string   `json:"level,omitempty"`
+	Connected bool     `json:"connected"`
+	Away      bool     `json:"away,omitempty"`
 }
 
 // Summary is a table as the lobby shows it (also the answer of the table
@@ -283,7 +305,7 @@ type Summary struct {
 	Private  bool         `json:"private"`
 	ClockMS  int          `json:"clock_ms"`
 	BotLevel string       `json:"bot_level"`
-	Status   string       `json:"status"`
+	Status   TableStatus  `json:"status"`
 	Owner    string       `json:"owner"`
 	Created  time.Time    `json:"created"`
 	Seats    []SeatInfo   `json:"seats"`

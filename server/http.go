@@ -325,27 +325,7 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, sum)
 }
 
-func summaryOf(meta store.Table) *table.Summary {
-	o, _ := game.ParseOptions(meta.Options)
-	sum := &table.Summary{ID: meta.ID, Game: meta.Game, Options: o, Private: meta.Private, ClockMS: meta.ClockMS,
-		BotLevel: meta.BotLevel, Status: meta.Status, Owner: meta.Owner, Created: meta.Created, Invite: meta.Invite}
-	for i, st := range meta.Seats {
-		si := table.SeatInfo{Seat: i, Name: st.Name, Player: st.Player}
-		switch {
-		case st.Bot != "":
-			si.Kind, si.Level = "bot", st.Bot
-			sum.Bots++
-		case st.Player != "":
-			si.Kind = "human"
-			sum.Humans++
-		default:
-			si.Kind = "empty"
-			sum.Free++
-		}
-		sum.Seats = append(sum.Seats, si)
-	}
-	return sum
-}
+func summaryOf(meta store.Table) *table.Summary { return table.SummaryOf(meta) }
 
 // ---- records, replay, history ----
 
@@ -444,15 +424,15 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 }
 
 type historyItem struct {
-	ID       string    `json:"id"`
-	Game     string    `json:"game"`
-	Seat     int       `json:"seat"`
-	Status   string    `json:"status"`
-	Created  time.Time `json:"created"`
-	Finished time.Time `json:"finished,omitzero"`
-	Result   string    `json:"result"`
-	Won      bool      `json:"won"`
-	Seats    []string  `json:"seats"`
+	ID       string       `json:"id"`
+	Game     string       `json:"game"`
+	Seat     int          `json:"seat"`
+	Status   store.Status `json:"status"`
+	Created  time.Time    `json:"created"`
+	Finished time.Time    `json:"finished,omitzero"`
+	Result   string       `json:"result"`
+	Won      bool         `json:"won"`
+	Seats    []string     `json:"seats"`
 }
 
 func (s *Server) history(ctx context.Context, player string, finishedOnly bool) ([]historyItem, error) {

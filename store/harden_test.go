@@ -704,7 +704,7 @@ func TestStoreContractHardening(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			now := time.Now().UTC().Truncate(time.Millisecond)
-			for i, status := range []string{StatusPlaying, StatusClosed, StatusOpen, StatusFinished} {
+			for i, status := range []Status{StatusPlaying, StatusClosed, StatusOpen, StatusFinished} {
 				tb := Table{ID: fmt.Sprintf("t%d", 4-i), Game: "papayoo", Options: "players=4", Status: status, Created: now.Add(time.Duration(i) * time.Second),
 					Seats: []Seat{{Player: "p1", Name: "alice"}}}
 				if err := st.CreateTable(ctx, tb); err != nil {

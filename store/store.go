@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cardroom/protocol"
 	"cardroom/record"
 )
 
@@ -35,17 +36,21 @@ type Session struct {
 
 // Table statuses. Only open and playing tables are "unfinished" (loaded
 // again on start); finished and closed ones are history.
+// The type is the protocol's: the same words are sent to clients.
+type Status = protocol.TableStatus
+
+// The statuses.
 const (
-	StatusOpen     = "open"
-	StatusPlaying  = "playing"
-	StatusFinished = "finished"
+	StatusOpen     = protocol.StatusOpen
+	StatusPlaying  = protocol.StatusPlaying
+	StatusFinished = protocol.StatusFinished
 	// StatusClosed is an open table that expired before anyone played: it
 	// is neither resumed on start nor listed in a player's history.
-	StatusClosed = "closed"
+	StatusClosed = protocol.StatusClosed
 )
 
 // IsUnfinished reports whether a table with this status is resumed on start.
-func IsUnfinished(status string) bool { return status == StatusOpen || status == StatusPlaying }
+func IsUnfinished(status Status) bool { return status == StatusOpen || status == StatusPlaying }
 
 // Seat is who sits at one seat of a table: a player (Player set), a bot
 // (Bot set to its level) or nobody.
@@ -67,7 +72,7 @@ type Table struct {
 	Owner    string
 	Seed     uint64
 	Created  time.Time
-	Status   string
+	Status   Status
 	Result   string // record.ResultText
 	Winners  []int  // the winning seats of a finished game (several on a shared win)
 	Finished time.Time

@@ -30,42 +30,67 @@ func (t *Table) appendSeatsOf(out []int, player string) []int {
 	return out
 }
 
+// seatInfo describes seat i of meta, without presence.
+func seatInfo(i int, s store.Seat) SeatInfo {
+	si := SeatInfo{Seat: i, Name: s.Name, Player: s.Player}
+	switch {
+	case s.Bot != "":
+		si.Kind, si.Level, si.Connected = protocol.SeatBot, s.Bot, true
+	case s.Player != "":
+		si.Kind = protocol.SeatHuman
+	default:
+		si.Kind = protocol.SeatEmpty
+	}
+	return si
+}
+
 func (t *Table) seatInfos() []SeatInfo {
 	out := make([]SeatInfo, len(t.meta.Seats))
 	for i, s := range t.meta.Seats {
-		si := SeatInfo{Seat: i, Name: s.Name, Player: s.Player}
-		switch {
-		case s.Bot != "":
-			si.Kind, si.Level, si.Connected = "bot", s.Bot, true
-		case s.Player != "":
-			si.Kind = "human"
+		si := seatInfo(i, s)
+		if si.Kind == protocol.SeatHuman {
 			si.Connected = t.presence[s.Player] > 0
 			si.Away = t.seats[i].away
-		default:
-			si.Kind = "empty"
 		}
 		out[i] = si
 	}
 	return out
 }
 
-func (t *Table) publish() {
-	opts, _ := game.ParseOptions(t.meta.Options)
+// summarize builds the summary of meta with its seats described.
+func summarize(meta store.Table, seats []SeatInfo, seq int) *Summary {
+	opts, _ := game.ParseOptions(meta.Options)
 	s := &Summary{
-		ID: t.id, Game: t.meta.Game, Options: opts, Private: t.meta.Private, ClockMS: t.meta.ClockMS,
-		BotLevel: t.meta.BotLevel, Status: t.meta.Status, Owner: t.meta.Owner, Created: t.meta.Created,
-		Seats: t.seatInfos(), Seq: len(t.log), Invite: t.meta.Invite,
+		ID: meta.ID, Game: meta.Game, Options: opts, Private: meta.Private, ClockMS: meta.ClockMS,
+		BotLevel: meta.BotLevel, Status: meta.Status, Owner: meta.Owner, Created: meta.Created,
+		Seats: seats, Seq: seq, Invite: meta.Invite,
 	}
 	for _, si := range s.Seats {
 		switch si.Kind {
-		case "human":
+		case protocol.SeatHuman:
 			s.Humans++
-		case "bot":
+		case protocol.SeatBot:
 			s.Bots++
 		default:
 			s.Free++
 		}
 	}
+	return s
+}
+
+// SummaryOf is the summary of a stored table that is not in memory (a
+// finished one): nobody is connected to it.
+func SummaryOf(meta store.Table) *Summary {
+	seats := make([]SeatInfo, len(meta.Seats))
+	for i, s := range meta.Seats {
+		seats[i] = seatInfo(i, s)
+		seats[i].Connected = false
+	}
+	return summarize(meta, seats, 0)
+}
+
+func (t *Table) publish() {
+	s := summarize(t.meta, t.seatInfos(), len(t.log))
 	t.summary.Store(s)
 	if t.cfg.OnChange != nil {
 		t.cfg.OnChange(s)

@@ -24,12 +24,12 @@ func init() {
 
 // doctorTable is what the doctor found about one table.
 type doctorTable struct {
-	ID      string `json:"id"`
-	Game    string `json:"game,omitempty"`
-	Status  string `json:"status,omitempty"`
-	Events  int    `json:"events"`          // entries read (0 when the log is unreadable)
-	Replays bool   `json:"replays"`         // the log reads whole and the engine accepts every entry
-	Error   string `json:"error,omitempty"` // why not
+	ID      string       `json:"id"`
+	Game    string       `json:"game,omitempty"`
+	Status  store.Status `json:"status,omitempty"`
+	Events  int          `json:"events"`          // entries read (0 when the log is unreadable)
+	Replays bool         `json:"replays"`         // the log reads whole and the engine accepts every entry
+	Error   string       `json:"error,omitempty"` // why not
 }
 
 // doctorReport is the whole check (-json prints it).
