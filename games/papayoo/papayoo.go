@@ -22,7 +22,6 @@ package papayoo
 
 import (
 	"math/bits"
-	"strconv"
 
 	"cardroom/game"
 )
@@ -154,22 +153,6 @@ func (Engine) Name() string { return "papayoo" }
 // Deck implements game.Engine.
 func (Engine) Deck() game.Deck { return game.PapayooDeck }
 
-// MaxRounds is the largest value of the rounds option: it bounds the length
-// of a game (all bots included), and at 250 points a round a seat's total
-// stays within 25000, far inside the int32 totals.
-const MaxRounds = 100
-
-// OptionSpecs implements game.Engine.
-func (Engine) OptionSpecs() []game.OptionSpec {
-	return []game.OptionSpec{
-		{Name: "players", Kind: "int", Default: "4", Min: 3, Max: 8, Doc: "number of players, 3 to 8"},
-		{Name: "rounds", Kind: "int", Default: "", Min: 1, Max: MaxRounds, Doc: "number of rounds R, 1 to 100; default = number of players"},
-		{Name: "first_dealer", Kind: "enum", Default: "random", Values: []string{"random", "0", "1", "2", "3", "4", "5", "6", "7"},
-			Doc: "the first dealer: random (a chance step \"dealer N\") or a seat index"},
-		{Name: "tie_break", Kind: "enum", Default: "shared", Values: []string{"shared"}, Doc: "ties for the lowest total: co-winners"},
-	}
-}
-
 // New implements game.Engine.
 func (e Engine) New(o game.Options) (game.State, error) {
 	s, err := newState(o)
@@ -183,20 +166,16 @@ func (e Engine) New(o game.Options) (game.State, error) {
 func NewState(o game.Options) (*State, error) { return newState(o) }
 
 func newState(o game.Options) (*State, error) {
-	no, err := game.Normalize(o, Engine{}.OptionSpecs())
+	c, no, err := parseOptions(o)
 	if err != nil {
 		return nil, err
 	}
-	n := no.Int("players")
-	if _, ok := no["rounds"]; !ok {
-		no["rounds"] = strconv.Itoa(n)
-	}
-	r := no.Int("rounds")
+	n := c.players
 	s := &State{
 		n:      int8(n),
 		hs:     int8(handSize[n]),
 		ks:     int8(passSize[n]),
-		rounds: r,
+		rounds: c.rounds,
 		dealer: -1,
 		leader: -1,
 		turn:   -1,
@@ -204,14 +183,10 @@ func newState(o game.Options) (*State, error) {
 		deck:   deckFor(n),
 		opts:   no,
 	}
-	if fd := no["first_dealer"]; fd == "random" {
+	if c.firstDealer < 0 {
 		s.phase = phDealer
 	} else {
-		d, _ := strconv.Atoi(fd)
-		if d >= n {
-			return nil, &game.OptionError{Name: "first_dealer", Value: fd, Reason: "must be random or a seat below " + strconv.Itoa(n)}
-		}
-		s.dealer = int8(d)
+		s.dealer = int8(c.firstDealer)
 		s.phase = phDeal
 	}
 	return s, nil

@@ -100,7 +100,7 @@ type hiddenDeal struct {
 // stock unfilled, and d to what dealHidden must deal. It reads the view's
 // typed fields and checks that they make a state.
 func (s *State) fromView(v *View, d *hiddenDeal) error {
-	norm, cfg, err := parseOptions(v.Options)
+	cfg, norm, err := parseOptions(v.Options)
 	if err != nil {
 		return err
 	}

@@ -294,10 +294,10 @@ type cachedConfig struct {
 	norm game.Options
 }
 
-// sampleConfig is parseConfig(o), cached.
+// sampleConfig is parseOptions(o), cached.
 func sampleConfig(o game.Options) (config, game.Options, error) {
 	// The key lists the value of every option (0 when absent); an option
-	// the engine does not know is left to parseConfig to refuse.
+	// the engine does not know is left to parseOptions to refuse.
 	var buf [256]byte
 	key := buf[:0]
 	found := 0
@@ -318,7 +318,7 @@ func sampleConfig(o game.Options) (config, game.Options, error) {
 			return cc.c, cc.norm, nil
 		}
 	}
-	c, norm, err := parseConfig(o)
+	c, norm, err := parseOptions(o)
 	if err != nil || found != len(o) {
 		return c, norm, err
 	}
