@@ -258,7 +258,12 @@ func (b *tab) createTable(game string, players int, opts map[string]string, open
 // pickJS chooses the next click of a simple player that only uses what the
 // page shows. It marks the element with data-e2e="go" and says what it is:
 // "move" (a move is sent), "local" (only the page changes), "wait", "done".
-const pickJS = `(() => {
+// What to press at each game's table is the game's player (games_test.go).
+var pickJS = buildPickJS()
+
+func buildPickJS() string {
+	var b strings.Builder
+	b.WriteString(`(() => {
   for (const e of document.querySelectorAll('[data-e2e]')) e.removeAttribute('data-e2e');
   const q = (s) => document.querySelector(s);
   const en = (s) => [...document.querySelectorAll(s)].filter((e) => !e.disabled);
@@ -270,49 +275,13 @@ const pickJS = `(() => {
   const game = felt.dataset.game;
   const dismiss = q('[data-testid=dismiss-hand]');
   if (dismiss) return mark(dismiss, 'local');
-  if (game === 'papayoo') {
-    const confirm = q('[data-testid=pass-confirm]');
-    if (confirm) {
-      if (!confirm.disabled) return mark(confirm, 'move');
-      const unsel = en('[data-testid=hand-card][aria-pressed=false]');
-      return unsel.length ? mark(unsel[unsel.length - 1], 'local') : 'wait';
-    }
-    const c = en('[data-testid=hand-card]');
-    return c.length ? mark(c[0], 'move') : 'wait';
-  }
-  if (game === 'rum500') {
-    const opt = en('[data-testid=take-option]');
-    if (opt.length) return mark(opt[0], 'move');
-    const draw = en('[data-testid=draw-stock]');
-    const pile = en('[data-testid=pile-card]');
-    if (pile.length && (draw.length || q('[data-testid=decline]'))) return mark(pile[0], 'local');
-    if (draw.length) return mark(draw[0], 'move');
-    const decline = en('[data-testid=decline]');
-    if (decline.length) return mark(decline[0], 'move');
-    const meld = en('[data-testid=meld-option]');
-    if (meld.length) return mark(meld[0], 'move');
-    const layoff = en('[data-testid^=layoff-]');
-    if (layoff.length) return mark(layoff[0], 'move');
-    const discard = en('[data-testid=discard]');
-    if (discard.length) return mark(discard[0], 'move');
-    const sel = en('[data-testid=hand-card][aria-pressed=true]');
-    if (sel.length) return mark(sel[0], 'local');
-    const cards = en('[data-testid=hand-card]');
-    return cards.length ? mark(cards[cards.length - 1], 'local') : 'wait';
-  }
-  if (game === 'pisyedili') {
-    const suit = en('[data-testid=suit-picker] button[data-testid^=suit-]');
-    if (suit.length) return mark(suit[0], 'move');
-    const cards = en('[data-testid=hand-card]');
-    if (cards.length) return mark(cards[0], 'move');
-    for (const id of ['penalty', 'pass', 'end-turn', 'draw']) {
-      const b = en('[data-testid=' + id + ']');
-      if (b.length) return mark(b[0], 'move');
-    }
-    return 'wait';
-  }
-  return 'wait';
-})()`
+`)
+	for _, name := range sortedGames() {
+		fmt.Fprintf(&b, "  if (game === %q) {%s\n  }\n", name, gameTests[name].player)
+	}
+	b.WriteString("  return 'wait';\n})()")
+	return b.String()
+}
 
 // playToEnd clicks through the game until the final scores show. onMove is
 // called after every move click with the number of moves made so far.
@@ -476,8 +445,7 @@ func playGame(t *testing.T, game string, players int, opts map[string]string, sh
 }
 
 func TestPapayooWholeGame(t *testing.T) {
-	e, b, _ := playGame(t, "papayoo", 3, map[string]string{"rounds": "1"}, 8, 60*time.Second,
-		map[string]string{"pass-panel": "papayoo-pass", "received": "papayoo-received"})
+	e, b, _ := playWholeGame(t, "papayoo")
 	// The replay of the finished game, moved by a click and a key press.
 	b.must(10*time.Second, "open the replay", chromedp.Click(tid("final-replay")), chromedp.WaitVisible(tid("replay-step")))
 	step := func() string {
@@ -492,6 +460,9 @@ func TestPapayooWholeGame(t *testing.T) {
 	b.screenshot("papayoo-replay")
 	// Seen by seat 0, at the start of the first trick: a hand is shown.
 	b.setField("replay-seat", "0")
+	// The seat change reloads and redraws the replay: wait for it, or the
+	// next click may land on a button being replaced.
+	b.must(10*time.Second, "replay from seat 0", chromedp.Poll[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.data && r.data.seat === 0; })()`))
 	b.must(10*time.Second, "replay start", chromedp.Click(tid("replay-first")), chromedp.Poll[chromedp.Void](`/^Step 0 /.test(document.querySelector('[data-testid=replay-step]').textContent)`))
 	for i := 0; i < 6; i++ {
 		b.must(10*time.Second, "replay step", chromedp.Click(tid("replay-next")), chromedp.Sleep(60*time.Millisecond))
@@ -500,15 +471,9 @@ func TestPapayooWholeGame(t *testing.T) {
 	e.checkJS()
 }
 
-func TestRum500WholeGame(t *testing.T) {
-	playGame(t, "rum500", 3, map[string]string{"target": "60"}, 10, 100*time.Second,
-		map[string]string{"take-offer": "rum500-take-offer"})
-}
+func TestRum500WholeGame(t *testing.T) { playWholeGame(t, "rum500") }
 
-func TestPisYediliWholeGame(t *testing.T) {
-	playGame(t, "pisyedili", 3, map[string]string{"hands": "1"}, 6, 120*time.Second,
-		map[string]string{"suit-picker": "pisyedili-jack", "chain": "pisyedili-chain", "opening": "pisyedili-opening"})
-}
+func TestPisYediliWholeGame(t *testing.T) { playWholeGame(t, "pisyedili") }
 
 // TestTwoPlayersAndSpectator: two browser contexts play each other at one
 // Papayoo table (with one bot) while a third watches.
@@ -709,7 +674,8 @@ func TestCardGallery(t *testing.T) {
 	  box.style.cssText = 'position:fixed;inset:0;background:#1f6b4a;display:flex;flex-wrap:wrap;gap:4px;padding:8px;z-index:99;align-content:flex-start';
 	  const bad = [];
 	  for (const c of cards) {
-	    const svg = cardSVG(c, { papayoo: c === '7H' });
+	    const svg = cardSVG(c, { mark: c === '7H' ? 'PAPAYOO 40' : '' });
+	    if (c === '7H' && !svg.textContent.includes('PAPAYOO 40')) bad.push('7H: no mark');
 	    svg.style.cssText = 'width:58px;height:81px';
 	    box.appendChild(svg);
 	    const r = parseInt(c, 10);

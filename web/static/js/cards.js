@@ -78,7 +78,8 @@ const LAYOUT = {
 };
 
 // cardSVG builds the face of a card (or its back when card is "" or "back").
-// opts.papayoo: true to mark the seven that is the Papayoo this round.
+// opts.mark: a short label (a game's special card, e.g. the seven worth 40
+// points): the face is highlighted and the label written at its foot.
 export function cardSVG(card, opts = {}) {
   const svg = el('svg', { viewBox: '0 0 100 140', class: 'card-svg', 'aria-hidden': 'true', focusable: 'false' });
   if (!card || card === 'back') {
@@ -91,8 +92,8 @@ export function cardSVG(card, opts = {}) {
     return svg;
   }
   const { rank, suit } = parseCard(card);
-  const face = opts.papayoo ? '#fff4cf' : '#fffdf8';
-  el('rect', { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: face, stroke: opts.papayoo ? '#d4a017' : '#8a8f98', 'stroke-width': opts.papayoo ? 3 : 1.5 }, svg);
+  const face = opts.mark ? '#fff4cf' : '#fffdf8';
+  el('rect', { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: face, stroke: opts.mark ? '#d4a017' : '#8a8f98', 'stroke-width': opts.mark ? 3 : 1.5 }, svg);
   if (rank === 'JK') {
     const col = '#b8341b';
     const t = el('text', { x: 50, y: 30, 'text-anchor': 'middle', 'font-size': 17, 'font-weight': 700, fill: col, 'font-family': 'system-ui, sans-serif', 'letter-spacing': 2 }, svg);
@@ -135,9 +136,9 @@ export function cardSVG(card, opts = {}) {
   } else if (LAYOUT[n]) {
     for (const [px, py] of LAYOUT[n]) pip(svg, suit, 32 + px * 36, 30 + py * 80, n >= 9 ? 15 : 17, py > 0.5);
   }
-  if (opts.papayoo) {
+  if (opts.mark) {
     const b = el('text', { x: 50, y: 136, 'text-anchor': 'middle', 'font-size': 9, 'font-weight': 800, fill: '#9a6b00', 'font-family': 'system-ui, sans-serif' }, svg);
-    b.textContent = 'PAPAYOO 40';
+    b.textContent = opts.mark;
   }
   return svg;
 }

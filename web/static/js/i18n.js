@@ -1,5 +1,8 @@
-// Translations: one JSON file per language in /i18n/, flat keys.
-// The browser's language is the default; the choice is remembered.
+// Translations: flat keys, one JSON file per language in /i18n/ for the
+// room (i18n/<lang>.json) and one per game and language for each registered
+// game (i18n/games/<game>.<lang>.json, keys "<game>.…"), merged into one
+// dictionary. The browser's language is the default; the choice is
+// remembered.
 
 export const LANGS = ['en', 'pl', 'cs', 'tr'];
 export const LANG_NAMES = { en: 'English', pl: 'Polski', cs: 'Čeština', tr: 'Türkçe' };
@@ -8,6 +11,13 @@ let dict = {};
 let fallback = {};
 let lang = 'en';
 const listeners = [];
+const packs = []; // the games whose translations are loaded with the room's
+
+// addPack adds a game's translation files (the game registry calls it for
+// every registered game, before the first setLang).
+export function addPack(name) {
+  if (!packs.includes(name)) packs.push(name);
+}
 
 export function currentLang() { return lang; }
 
@@ -21,10 +31,18 @@ export function detectLang() {
   return 'en';
 }
 
-async function load(l) {
-  const r = await fetch(`i18n/${l}.json`);
-  if (!r.ok) throw new Error(`cannot load language ${l}`);
+async function loadFile(path) {
+  const r = await fetch(path);
+  if (!r.ok) throw new Error(`cannot load ${path}`);
   return r.json();
+}
+
+async function load(l) {
+  // A game's missing file leaves its texts to the English fallback (or the
+  // keys) rather than the whole room without words.
+  const files = await Promise.all([loadFile(`i18n/${l}.json`),
+    ...packs.map((g) => loadFile(`i18n/games/${g}.${l}.json`).catch(() => ({})))]);
+  return Object.assign({}, ...files);
 }
 
 export async function setLang(l, remember) {

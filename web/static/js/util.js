@@ -3,18 +3,12 @@ import { h } from './dom.js';
 import { cardSVG, parseCard, SUIT_COLOR } from './cards.js';
 import { t, cardName } from './i18n.js';
 
-// pick returns the first field of v that exists among names.
-export function pick(v, ...names) {
-  if (!v) return undefined;
-  for (const n of names) if (v[n] !== undefined && v[n] !== null) return v[n];
-  return undefined;
-}
-
 // cardEl draws a card: a button when onclick is given, else an image.
+// o.mark: a short label that marks the card (see cardSVG).
 export function cardEl(card, o = {}) {
   const label = o.label || (card && card !== 'back' ? cardName(card) : t('card.hidden'));
   const cls = ['card', o.size || '', o.cls || ''].filter(Boolean).join(' ');
-  const svg = cardSVG(card, { papayoo: o.papayoo });
+  const svg = cardSVG(card, { mark: o.mark });
   if (o.onclick || o.button) {
     return h('button', {
       class: cls, type: 'button', 'aria-label': label, title: label,
@@ -60,34 +54,6 @@ export function sameCards(a, b) {
   const x = [...a].sort().join(' ');
   const y = [...b].sort().join(' ');
   return x === y;
-}
-
-// describeMove turns a move's text into words in the current language.
-export function describeMove(text) {
-  if (!text) return '';
-  const parts = text.split(' ');
-  const verb = parts[0];
-  const cards = (list) => list.map(cardName).join(', ');
-  switch (verb) {
-    case 'play':
-      if (parts.length > 2) return t('move.play_jack', { card: cardName(parts[1]), suit: t('suit.' + parts[2]) });
-      return t('move.play', { card: cardName(parts[1]) });
-    case 'pass':
-      return parts.length > 1 ? t('move.pass_cards', { cards: cards(parts.slice(1)) }) : t('move.pass');
-    case 'draw': return t('move.draw');
-    case 'penalty': return t('move.penalty');
-    case 'end': return t('move.end');
-    case 'decline': return t('move.decline');
-    case 'discard': return t('move.discard', { card: cardName(parts[1]) });
-    case 'meld': return t('move.meld', { cards: cards(parts.slice(1)) });
-    case 'layoff': return t('move.layoff', { card: cardName(parts[1]), meld: parts[2] });
-    case 'take': {
-      if (parts[2] === 'meld') return t('move.take_meld', { card: cardName(parts[1]), cards: cards(parts.slice(3)) });
-      if (parts[2] === 'layoff') return t('move.take_layoff', { card: cardName(parts[1]), meld: parts[3] });
-      return t('move.take', { card: cardName(parts[1]) });
-    }
-    default: return text;
-  }
 }
 
 export function seatName(ctx, s) {

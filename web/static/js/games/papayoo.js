@@ -1,8 +1,13 @@
-// The Papayoo table.
-import { h } from './dom.js';
-import { t, cardName } from './i18n.js';
-import { cardEl, suitIcon, suitOf, seatName } from './util.js';
-import { sortCards } from './cards.js';
+// Papayoo: the table, the score sheet and the moves in words.
+import { h } from '../dom.js';
+import { t, cardName } from '../i18n.js';
+import { cardEl, suitIcon, suitOf, seatName } from '../util.js';
+import { sortCards } from '../cards.js';
+import { register } from '../games.js';
+
+// The seven that is the Papayoo this round is drawn marked.
+const MARK = 'PAPAYOO 40';
+const mark = (v, c) => (c === v.papayoo ? MARK : '');
 
 function legalPlays(ctx) {
   return new Set(ctx.legal.filter((m) => m.startsWith('play ')).map((m) => m.slice(5)));
@@ -16,7 +21,7 @@ function hintCards(ctx) {
 function render(ctx) {
   const v = ctx.view;
   const ui = ctx.ui;
-  const n = v.players || (v.hand_sizes || []).length;
+  const n = v.players;
   const me = ctx.seat;
   if (ui.round !== v.round) { ui.round = v.round; ui.sel = []; }
   ui.sel = ui.sel || [];
@@ -35,17 +40,17 @@ function render(ctx) {
   if (v.die) {
     center.appendChild(h('div', { class: 'row', 'data-testid': 'die', 'aria-label': t('papayoo.die', { suit: t('suit.' + v.die) }) },
       h('div', { class: 'die', title: t('papayoo.die', { suit: t('suit.' + v.die) }) }, suitIcon(v.die, 40)),
-      cardEl(v.papayoo, { size: 'small', papayoo: true })));
+      cardEl(v.papayoo, { size: 'small', mark: MARK })));
   }
   const trick = v.trick || { cards: [] };
   const last = (v.tricks || [])[(v.tricks || []).length - 1];
   if (trick.cards && trick.cards.length) {
     center.appendChild(h('div', { class: 'trick', 'data-testid': 'trick', 'aria-label': t('papayoo.trick') },
-      trick.cards.map((c, i) => cardEl(c, { who: seatName(ctx, (trick.leader + i) % n), papayoo: c === v.papayoo }))));
+      trick.cards.map((c, i) => cardEl(c, { who: seatName(ctx, (trick.leader + i) % n), mark: mark(v, c) }))));
   } else if (last && phase === 'play') {
     center.appendChild(h('div', { class: 'trick', 'data-testid': 'last-trick', 'aria-label': t('papayoo.last_trick') },
       last.cards.map((c, i) => cardEl(c, {
-        who: seatName(ctx, (last.leader + i) % n), papayoo: c === v.papayoo,
+        who: seatName(ctx, (last.leader + i) % n), mark: mark(v, c),
         cls: (last.leader + i) % n === last.winner ? 'winner' : '',
       }))));
   }
@@ -109,7 +114,7 @@ function render(ctx) {
       } else {
         const ok = plays.has(c);
         row.appendChild(cardEl(c, {
-          testid: 'hand-card', key: 'h' + c, disabled: !ok, papayoo: c === v.papayoo,
+          testid: 'hand-card', key: 'h' + c, disabled: !ok, mark: mark(v, c),
           cls: ok ? (hinted.has(c) ? 'playable selected' : 'playable') : (phase === 'play' && plays.size ? 'illegal' : ''),
           label: cardName(c) + (ok ? '' : (plays.size ? ' — ' + t('table.not_playable') : '')),
           onclick: () => ctx.move('play ' + c),
@@ -139,7 +144,7 @@ function seatInfo(ctx, s) {
 
 function scores(ctx) {
   const v = ctx.view;
-  const n = v.players || (v.totals || []).length;
+  const n = v.players;
   const rounds = v.round_scores || [];
   const cols = [];
   for (let r = 0; r < rounds.length; r++) cols.push(r);
@@ -160,4 +165,19 @@ function scores(ctx) {
     h('p', { class: 'sr-only' }, t('papayoo.lower_wins')));
 }
 
-export default { render, seatInfo, scores };
+// describe says a Papayoo move in words: "play 7H", "pass 1S 2S 3S 4S 5S".
+function describe(text) {
+  const [verb, ...cards] = text.split(' ');
+  if (verb === 'play') return t('papayoo.move.play', { card: cardName(cards[0]) });
+  if (verb === 'pass') return t('papayoo.move.pass_cards', { cards: cards.map(cardName).join(', ') });
+  return undefined;
+}
+
+export default register({
+  name: 'papayoo',
+  icon: '20P',
+  render, seatInfo, scores, describe,
+  // The first dealer is drawn and ties are always shared: nothing to choose.
+  hiddenOptions: ['first_dealer', 'tie_break'],
+  listOptions: ['rounds'],
+});

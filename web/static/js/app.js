@@ -1,0 +1,82 @@
+// The client's state and the services the views share: the connection's
+// send, navigation, the tables' data, toasts and error messages.
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+export const app = {
+  me: null,          // {player, name}
+  conn: null,
+  online: false,
+  lobby: [],         // table summaries
+  lobbySub: false,
+  gamesInfo: null,   // /api/games
+  tables: new Map(), // id → {states: Map(seat → state), summary, ui}
+  route: null,
+  invites: new Map(), // table id → invite code
+  sound: localStorage.getItem('cardroom.sound') !== 'off',
+  clockTimer: null,
+  errors: [],        // the last errors shown (for tests and debugging)
+  replay: null,      // the replay on screen: {id, step, seat, data, names}
+};
+window.cardroom = app; // for tests and debugging
+
+export function send(msg, cb) { if (app.conn) app.conn.send(msg, cb); }
+
+export function go(hash) { location.hash = hash; }
+
+export function onRoute(name, id) {
+  return !!app.route && app.route.name === name && (id === undefined || app.route.id === id);
+}
+
+export function tableData(id) {
+  if (!app.tables.has(id)) app.tables.set(id, { states: new Map(), ui: {}, received: 0 });
+  return app.tables.get(id);
+}
+
+// mainState is the state on screen: the lowest seat the player holds, else
+// the spectator view.
+export function mainState(tb) {
+  let best = null;
+  for (const [seat, st] of tb.states) {
+    if (seat < 0) continue;
+    if (!best || seat < best.seat) best = st;
+  }
+  return best || tb.states.get(-1) || null;
+}
+
+// levels are the bot levels the server offers.
+export function levels() {
+  return (app.gamesInfo && app.gamesInfo.levels) || ['random', 'easy', 'medium', 'hard'];
+}
+
+// optionSpecs are a game's options as the server describes them.
+export function optionSpecs(game) {
+  const g = app.gamesInfo && (app.gamesInfo.games || []).find((x) => x.name === game);
+  return (g && g.options) || [];
+}
+
+export function joinTable(id, seat) {
+  const msg = { type: 'join', table: id };
+  if (seat >= 0) msg.seat = seat;
+  if (app.invites.get(id)) msg.invite = app.invites.get(id);
+  send(msg, (ans) => { if (ans.type === 'joined') go('#/table/' + id); });
+  if (!onRoute('table', id)) go('#/table/' + id);
+}
+
+export function showError(e) {
+  const code = e.code || 'internal';
+  app.errors.push({ code, message: e.message || '', at: Date.now() });
+  if (app.errors.length > 50) app.errors.shift();
+  const key = 'error.' + code;
+  let text = t(key);
+  if (text === key) text = t('error.unknown');
+  if ((code === 'bad_options' || code === 'bad_request') && e.message) text += ' (' + e.message + ')';
+  toast(text, true, e.message);
+}
+
+export function toast(text, isError, detail) {
+  const box = document.getElementById('toast');
+  const m = h('div', { class: 'msg' + (isError ? ' error' : ''), role: isError ? 'alert' : 'status', 'data-testid': isError ? 'error-toast' : 'toast', title: detail || '' }, text);
+  box.appendChild(m);
+  setTimeout(() => m.remove(), isError ? 6000 : 3500);
+}

@@ -1,0 +1,69 @@
+// The game registry: every game module registers itself once (js/games/<name>.js,
+// listed in js/games/index.js) and the shell asks the registry for whatever is
+// game-specific. Nothing outside the game modules names a game.
+//
+// A game module is an object:
+//
+//   name            the engine's name, as in the protocol and the records
+//   icon            the card drawn on its quick-play button (notation: "AS")
+//   render(ctx)     → {center, hand, status, sub, badges, log}: the table
+//   seatInfo(ctx, s), scores(ctx), finalExtra(ctx)   optional parts of the table
+//   describe(text)  a move of this game in words, or undefined for the raw text
+//   hiddenOptions   option names the create dialog does not offer
+//   listOptions     option names the lobby list shows beside the game's name
+//   defaultOptions  options the create dialog and quick play start from ({})
+//
+// Its texts are its own translation files, i18n/games/<name>.<lang>.json,
+// every key under "<name>.": <name>.name (its title), <name>.rules and
+// <name>.tips (the help panel), <name>.opt.<option> and <name>.val.<value>
+// (the create dialog), and whatever its table needs.
+import { t, has, addPack } from './i18n.js';
+
+const games = new Map();
+
+// register adds a game module (once) and its translations; it returns the
+// module, so a module can end with `export default register({...})`.
+export function register(mod) {
+  if (!mod || !/^[a-z0-9_]+$/.test(mod.name || '')) throw new Error('register: a game module needs a name');
+  if (games.has(mod.name)) throw new Error(`register: ${mod.name} registered twice`);
+  if (typeof mod.render !== 'function') throw new Error(`register: ${mod.name} has no render(ctx)`);
+  games.set(mod.name, {
+    icon: 'back', hiddenOptions: [], listOptions: [], defaultOptions: {}, ...mod,
+  });
+  addPack(mod.name);
+  return games.get(mod.name);
+}
+
+// game returns the module of a registered game, or undefined.
+export function game(name) { return games.get(name); }
+
+// gameNames lists the registered games in registration order (the order of
+// js/games/index.js, which is the lobby's).
+export function gameNames() { return [...games.keys()]; }
+
+// gameTitle is the game's name in the current language.
+export function gameTitle(name) { return has(name + '.name') ? t(name + '.name') : String(name); }
+
+// helpText is the game's rules or tips (tab: "rules" or "tips").
+export function helpText(name, tab) { return has(name + '.' + tab) ? t(name + '.' + tab) : ''; }
+
+// describeMove says a move of the game in words (the raw text when the game
+// has no words for it).
+export function describeMove(name, text) {
+  if (!text) return '';
+  const g = games.get(name);
+  return (g && g.describe && g.describe(text)) || text;
+}
+
+// optionLabel names an option in the create dialog and the lobby: the
+// game's own label, else the room's (opt.players), else the option's name.
+export function optionLabel(name, opt) {
+  if (has(`${name}.opt.${opt}`)) return t(`${name}.opt.${opt}`);
+  if (has('opt.' + opt)) return t('opt.' + opt);
+  return opt;
+}
+
+// valueLabel names an enumerated option's value, else shows it as it is.
+export function valueLabel(name, v) {
+  return has(`${name}.val.${v}`) ? t(`${name}.val.${v}`) : v;
+}

@@ -1,0 +1,219 @@
+// The lobby: quick play, the create dialog, an invite link, the live list
+// of tables and the player's finished games.
+import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { api } from '../net.js';
+import { cardSVG } from '../cards.js';
+import { app, send, go, tableData, levels, optionSpecs, joinTable, showError } from '../app.js';
+import { game, gameNames, gameTitle, optionLabel, valueLabel } from '../games.js';
+
+// The create dialog's choices, kept while the player moves around.
+const create = { game: null, opts: {}, seatKinds: {}, private: false, clock: 0, level: 'hard', sit: true };
+
+function defaultOptions(name) {
+  const g = game(name);
+  return { ...((g && g.defaultOptions) || {}) };
+}
+
+function pickGame(name) {
+  create.game = name;
+  create.opts = defaultOptions(name);
+  create.seatKinds = {};
+}
+
+function playersSpec(name) {
+  return optionSpecs(name).find((o) => o.name === 'players') || { min: 2, max: 8, default: '4' };
+}
+function numPlayers() {
+  const spec = playersSpec(create.game);
+  return parseInt(create.opts.players || spec.default || spec.min || 4, 10);
+}
+
+export function renderLobby() {
+  if (!create.game || !game(create.game)) pickGame(gameNames()[0]);
+  const main = document.getElementById('app');
+  const quickLevel = h('select', { id: 'quick-level', 'data-testid': 'quick-level', 'aria-label': t('lobby.bot_level') },
+    levels().map((l) => h('option', { value: l, selected: l === create.level }, t('level.' + l))));
+  quickLevel.onchange = () => { create.level = quickLevel.value; };
+  const quick = h('section', { class: 'panel', 'aria-labelledby': 'quick-h' },
+    h('h2', { id: 'quick-h' }, t('lobby.quick')),
+    h('p', {}, t('lobby.quick_intro')),
+    h('div', { class: 'quick' }, gameNames().map((g) => h('button', {
+      class: 'btn', type: 'button', 'data-testid': 'quick-' + g,
+      onclick: async () => {
+        try {
+          const tb = await api('POST', '/api/quickplay', { game: g, options: defaultOptions(g), level: quickLevel.value });
+          go('#/table/' + tb.id);
+        } catch (err) { showError(err); }
+      },
+    }, cardSVG(game(g).icon), gameTitle(g)))),
+    h('label', { class: 'field', for: 'quick-level', style: 'margin-top:.6rem' }, h('span', {}, t('lobby.bot_level')), quickLevel));
+
+  const invite = h('input', { id: 'invite-link', 'data-testid': 'invite-input', placeholder: t('lobby.invite_placeholder') });
+  const joinInvite = h('form', {
+    class: 'row',
+    onsubmit: (e) => {
+      e.preventDefault();
+      const v = invite.value.trim();
+      let id = v, code = '';
+      try {
+        const u = new URL(v, location.href);
+        if (u.searchParams.get('table')) { id = u.searchParams.get('table'); code = u.searchParams.get('invite') || ''; }
+      } catch { /* a bare id */ }
+      if (!id) return;
+      if (code) app.invites.set(id, code);
+      go('#/table/' + id);
+    },
+  }, invite, h('button', { class: 'btn secondary', type: 'submit', 'data-testid': 'invite-go' }, t('lobby.open_link')));
+
+  replace(main, h('div', { class: 'lobby' },
+    h('div', { class: 'stack' }, quick, renderCreate(), h('section', { class: 'panel' }, h('h2', {}, t('lobby.invite')), joinInvite)),
+    h('div', { class: 'stack' },
+      h('section', { class: 'panel', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, t('lobby.tables')), h('div', { id: 'lobby-tables', 'aria-live': 'polite' })),
+      h('section', { class: 'panel' }, h('h2', {}, t('lobby.history')), h('div', { id: 'history' }))),
+  ));
+  renderLobbyTables();
+  loadHistory();
+}
+
+function renderCreate() {
+  const specs = optionSpecs(create.game);
+  const hidden = game(create.game).hiddenOptions || [];
+  const n = numPlayers();
+  const form = h('form', {
+    class: 'panel', 'aria-labelledby': 'create-h', 'data-testid': 'create-form',
+    onsubmit: (e) => { e.preventDefault(); doCreate(); },
+  });
+  const gamePick = h('div', { class: 'game-pick', role: 'group', 'aria-label': t('lobby.game') },
+    gameNames().map((g) => h('button', {
+      type: 'button', 'aria-pressed': String(create.game === g), 'data-testid': 'create-game-' + g,
+      onclick: () => { pickGame(g); renderLobby(); },
+    }, gameTitle(g))));
+  const fields = [];
+  for (const o of specs) {
+    if (hidden.includes(o.name)) continue;
+    const id = 'opt-' + o.name;
+    const label = optionLabel(create.game, o.name);
+    const cur = create.opts[o.name] !== undefined ? create.opts[o.name] : o.default;
+    let input;
+    if (o.kind === 'bool') {
+      input = h('input', { type: 'checkbox', id, 'data-testid': id, checked: cur === 'true', onchange: (e) => { create.opts[o.name] = e.target.checked ? 'true' : 'false'; } });
+      fields.push(h('label', { class: 'check', for: id }, input, label));
+      continue;
+    }
+    if (o.kind === 'enum') {
+      input = h('select', { id, 'data-testid': id, onchange: (e) => { create.opts[o.name] = e.target.value; } },
+        (o.values || []).map((v) => h('option', { value: v, selected: v === cur }, valueLabel(create.game, v))));
+    } else if (o.name === 'players') {
+      const vals = [];
+      for (let i = o.min || 2; i <= (o.max || 8); i++) vals.push(i);
+      input = h('select', { id, 'data-testid': id, onchange: (e) => { create.opts.players = e.target.value; renderLobby(); } },
+        vals.map((v) => h('option', { value: v, selected: String(v) === String(n) }, String(v))));
+    } else {
+      input = h('input', {
+        id, 'data-testid': id, type: 'number', min: o.min || undefined, max: o.max || undefined, value: cur || '', placeholder: cur ? undefined : t('lobby.default'),
+        oninput: (e) => { if (e.target.value === '') delete create.opts[o.name]; else create.opts[o.name] = e.target.value; },
+      });
+    }
+    fields.push(h('label', { class: 'field', for: id }, h('span', {}, label), input));
+  }
+  const seats = [];
+  for (let s = 0; s < n; s++) {
+    if (s === 0 && create.sit) {
+      seats.push(h('div', { class: 'seat-row' }, h('span', {}, t('seat.n', { n: 1 })), h('strong', {}, t('lobby.you'))));
+      continue;
+    }
+    const cur = create.seatKinds[s] || (s === 0 ? 'open' : 'bot:' + create.level);
+    const id = 'seat-kind-' + s;
+    seats.push(h('div', { class: 'seat-row' },
+      h('label', { for: id }, t('seat.n', { n: s + 1 })),
+      h('select', { id, 'data-testid': id, onchange: (e) => { create.seatKinds[s] = e.target.value; } },
+        h('option', { value: 'open', selected: cur === 'open' }, t('lobby.seat_open')),
+        levels().map((l) => h('option', { value: 'bot:' + l, selected: cur === 'bot:' + l }, t('lobby.seat_bot', { level: t('level.' + l) })))),
+    ));
+  }
+  const clocks = [0, 15000, 30000, 60000, 120000];
+  append(form,
+    h('h2', { id: 'create-h' }, t('lobby.create')),
+    gamePick,
+    fields,
+    h('fieldset', { class: 'seats-cfg' }, h('legend', {}, t('lobby.seats')),
+      h('label', { class: 'check', for: 'sit' }, h('input', { type: 'checkbox', id: 'sit', 'data-testid': 'create-sit', checked: create.sit, onchange: (e) => { create.sit = e.target.checked; renderLobby(); } }), t('lobby.sit')),
+      seats),
+    h('label', { class: 'field', for: 'clock' }, h('span', {}, t('lobby.clock')),
+      h('select', { id: 'clock', 'data-testid': 'create-clock', onchange: (e) => { create.clock = +e.target.value; } },
+        clocks.map((c) => h('option', { value: c, selected: c === create.clock }, c ? t('lobby.clock_s', { s: c / 1000 }) : t('lobby.no_clock'))))),
+    h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', 'data-testid': 'create-private', checked: create.private, onchange: (e) => { create.private = e.target.checked; } }), t('lobby.private')),
+    h('button', { class: 'btn', type: 'submit', 'data-testid': 'create-submit' }, t('lobby.create_button')),
+  );
+  return form;
+}
+
+function append(e, ...children) {
+  for (const c of children.flat()) if (c) e.appendChild(c);
+}
+
+function doCreate() {
+  const n = numPlayers();
+  const bots = {};
+  for (let s = 0; s < n; s++) {
+    if (s === 0 && create.sit) continue;
+    const k = create.seatKinds[s] || (s === 0 ? 'open' : 'bot:' + create.level);
+    if (k.startsWith('bot:')) bots[String(s)] = k.slice(4);
+  }
+  const options = {};
+  for (const [k, v] of Object.entries(create.opts)) if (v !== '' && v !== undefined) options[k] = String(v);
+  if (!options.players) options.players = String(n);
+  const msg = { type: 'create', game: create.game, options, private: create.private, clock_ms: create.clock, bot_level: create.level, seat: create.sit ? 0 : -1, bots };
+  send(msg, (ans) => {
+    if (ans.type !== 'created') return;
+    const tb = ans.summary; // created: table is the id, summary the table (protocol 2)
+    if (tb.invite) app.invites.set(tb.id, tb.invite);
+    tableData(tb.id).summary = tb;
+    go('#/table/' + tb.id);
+  });
+}
+
+// renderLobbyTables redraws the live list (on every lobby message).
+export function renderLobbyTables() {
+  const box = document.getElementById('lobby-tables');
+  if (!box) return;
+  const list = app.lobby || [];
+  if (!list.length) { replace(box, h('p', { class: 'empty', 'data-testid': 'no-tables' }, t('lobby.no_tables'))); return; }
+  replace(box, h('table', { class: 'list', 'data-testid': 'lobby-tables' },
+    h('thead', {}, h('tr', {}, h('th', {}, t('lobby.game')), h('th', {}, t('lobby.players')), h('th', {}, t('lobby.status')), h('th', {}, h('span', { class: 'sr-only' }, t('lobby.actions'))))),
+    h('tbody', {}, list.map((tb) => h('tr', { 'data-testid': 'lobby-row', 'data-table': tb.id },
+      h('td', {}, gameTitle(tb.game), h('div', { class: 'meta' }, listed(tb), tb.clock_ms ? ` · ${t('lobby.clock')}: ${tb.clock_ms / 1000} s` : '')),
+      h('td', {}, (tb.seats || []).map((s) => s.kind === 'empty' ? t('lobby.free_seat') : displayName(s.name)).join(', ')),
+      h('td', {}, t('status.' + tb.status)),
+      h('td', { class: 'row' },
+        tb.status === 'open' && tb.free > 0 ? h('button', { class: 'btn small', type: 'button', 'data-testid': 'join-' + tb.id, onclick: () => joinTable(tb.id, -1) }, t('lobby.join')) : null,
+        h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'watch-' + tb.id, onclick: () => go('#/table/' + tb.id) }, t('lobby.watch'))),
+    )))));
+}
+
+// listed is the line of options the game shows beside its name in the list.
+function listed(tb) {
+  const g = game(tb.game);
+  const keys = (g && g.listOptions) || [];
+  return keys.filter((k) => tb.options && tb.options[k]).map((k) => `${optionLabel(tb.game, k)}: ${tb.options[k]}`).join(' · ');
+}
+
+function displayName(n) {
+  if (!n) return '';
+  if (n.startsWith('bot:')) return t('bot.short', { level: t('level.' + n.slice(4)) });
+  return n;
+}
+
+async function loadHistory() {
+  const box = document.getElementById('history');
+  if (!box) return;
+  try {
+    const h0 = await api('GET', '/api/history');
+    const games = (h0.games || []).filter((g) => g.status === 'finished').slice(0, 10);
+    if (!games.length) { replace(box, h('p', { class: 'empty' }, t('lobby.no_history'))); return; }
+    replace(box, h('ul', {}, games.map((g) => h('li', {},
+      gameTitle(g.game), ' — ', g.won ? t('lobby.won') : t('lobby.lost'), ' ',
+      h('a', { href: '#/replay/' + g.id, 'data-testid': 'replay-' + g.id }, t('lobby.replay'))))));
+  } catch { replace(box, h('p', { class: 'empty' }, t('lobby.no_history'))); }
+}
