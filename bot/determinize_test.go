@@ -192,15 +192,15 @@ func checkPapayooSample(t *testing.T, ps *papayoo.State, v *papayoo.View, obs ga
 	for s := 0; s < n; s++ {
 		h := ps.Hand(s)
 		if union&h != 0 {
-			t.Fatalf("step %d seat %d: card(s) %s in two hands", step, obs, (union & h).Format(game.PapayooDeck))
+			t.Fatalf("step %d seat %d: card(s) %s in two hands", step, obs, (union & h).Format(papayoo.Deck))
 		}
 		union |= h
-		for su := game.Spades; su <= game.Payoo; su++ {
+		for su := game.Spades; su <= papayoo.Payoo; su++ {
 			if !v.Voids[s].Has(su) {
 				continue
 			}
 			if x := h & papayoo.SuitMask(int(su)); x != 0 {
-				t.Fatalf("step %d seat %d: seat %d showed a void in %s but holds %s", step, obs, s, su, x.Format(game.PapayooDeck))
+				t.Fatalf("step %d seat %d: seat %d showed a void in %s but holds %s", step, obs, s, su, x.Format(papayoo.Deck))
 			}
 		}
 		if c := h.Count(); c != v.HandSizes[s] {
@@ -213,21 +213,21 @@ func checkPapayooSample(t *testing.T, ps *papayoo.State, v *papayoo.View, obs ga
 	}
 	played |= maskOf(v.Trick.Cards)
 	if union&played != 0 {
-		t.Fatalf("step %d seat %d: played card(s) %s still in a hand", step, obs, (union & played).Format(game.PapayooDeck))
+		t.Fatalf("step %d seat %d: played card(s) %s still in a hand", step, obs, (union & played).Format(papayoo.Deck))
 	}
 	if all := papayoo.DeckFor(n); v.Phase == papayoo.PhasePlay && union|played != all {
-		t.Fatalf("step %d seat %d: hands and played cards do not make the deck: missing %s", step, obs, (all &^ (union | played)).Format(game.PapayooDeck))
+		t.Fatalf("step %d seat %d: hands and played cards do not make the deck: missing %s", step, obs, (all &^ (union | played)).Format(papayoo.Deck))
 	}
 	if v.Phase == papayoo.PhasePlay && v.MyPass != 0 {
 		left := int(game.Next(obs, n))
 		if x := v.MyPass &^ played &^ ps.Hand(left); x != 0 {
-			t.Fatalf("step %d seat %d: passed card(s) %s not in the left neighbour's hand", step, obs, x.Format(game.PapayooDeck))
+			t.Fatalf("step %d seat %d: passed card(s) %s not in the left neighbour's hand", step, obs, x.Format(papayoo.Deck))
 		}
 	}
 }
 
 func maskOf(cs []game.Card) game.Mask {
-	m := game.MaskOf(game.PapayooDeck, cs...)
+	m := game.MaskOf(papayoo.Deck, cs...)
 	if m.Count() != len(cs) {
 		panic(fmt.Sprintf("bad or repeated cards %v", cs))
 	}

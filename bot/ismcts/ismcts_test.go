@@ -98,7 +98,7 @@ func TestCandidatePassesDistinct(t *testing.T) {
 	seen := map[game.Mask]bool{}
 	for _, m := range c {
 		if m.Count() != 5 || m&^ps.Hand(0) != 0 || seen[m] {
-			t.Fatalf("bad candidate pass %s", m.Format(game.PapayooDeck))
+			t.Fatalf("bad candidate pass %s", m.Format(papayoo.Deck))
 		}
 		seen[m] = true
 	}

@@ -3,7 +3,7 @@
 // (its playout policy, the pruned candidate passes, the horizon and reward).
 //
 // The heuristics work on a Sit, a compact picture of what one seat knows
-// (masks in the game.PapayooDeck layout). The rule-based bot builds it from
+// (masks in the papayoo.Deck layout). The rule-based bot builds it from
 // the seat's View; the search builds it from a determinized native state
 // plus the cards it has watched being played, so the same code decides in
 // both places. docs/bots.md describes the heuristics.
@@ -16,7 +16,7 @@ import (
 	"cardroom/games/papayoo"
 )
 
-var deck = game.PapayooDeck
+var deck = papayoo.Deck
 
 // Suit masks in the Papayoo layout (4 = Payoo).
 var suitMask = [5]game.Mask{0x3FF, 0x3FF << 10, 0x3FF << 20, 0x3FF << 30, 0xFFFFF << 40}

@@ -30,7 +30,7 @@ type refPapayoo struct {
 
 func (r *refPapayoo) value(c game.Card) int {
 	v := 0
-	if c.Suit() == game.Payoo {
+	if c.Suit() == Payoo {
 		v = c.Rank()
 	}
 	if c == r.papayoo {
@@ -55,7 +55,7 @@ func (r *refPapayoo) legal(seat int) []string {
 	}
 	for _, c := range r.hands[seat] {
 		if !follow || c.Suit() == r.trick[0].Suit() {
-			out = append(out, "play "+game.PapayooDeck.Format(c))
+			out = append(out, "play "+Deck.Format(c))
 		}
 	}
 	sort.Strings(out)
@@ -128,7 +128,7 @@ func TestAuditModel(t *testing.T) {
 						for _, line := range strings.Split(text, "\n")[1:] {
 							num, cs, _ := strings.Cut(strings.TrimSpace(line), ": ")
 							p, _ := strconv.Atoi(num)
-							ref.hands[p], _ = game.PapayooDeck.ParseList(cs)
+							ref.hands[p], _ = Deck.ParseList(cs)
 							if len(ref.hands[p]) != []int{3: 20, 15, 12, 10, 8, 7}[n] {
 								t.Fatalf("%s: §4.2 seat %d dealt %d", where(), p, len(ref.hands[p]))
 							}
@@ -155,7 +155,7 @@ func TestAuditModel(t *testing.T) {
 						t.Fatalf("%s: §4.3 %d legal passes, model %d", where(), len(buf), want)
 					}
 					mustApplyMove(t, s, seat, m)
-					ref.passes[seat], _ = game.PapayooDeck.ParseList(strings.TrimPrefix(FormatMove(m), "pass "))
+					ref.passes[seat], _ = Deck.ParseList(strings.TrimPrefix(FormatMove(m), "pass "))
 					ref.passed[seat] = true
 					done := true
 					for _, p := range ref.passed {
@@ -187,7 +187,7 @@ func TestAuditModel(t *testing.T) {
 				for p := 0; p < n; p++ {
 					want := game.Mask(0)
 					for _, c := range ref.hands[p] {
-						want |= game.Bit(game.PapayooDeck.Index(c))
+						want |= game.Bit(Deck.Index(c))
 					}
 					if s.hands[p] != want {
 						t.Fatalf("%s: seat %d holds %s, model %s", where(), p, s.hands[p].Format(deck), want.Format(deck))

@@ -3,7 +3,7 @@
 // left, a die that makes one seven the 40-point Papayoo, tricks with Payoo as
 // a fifth suit and no trumps, 250 points a round, lowest total wins.
 //
-// Hands are game.Mask values in the game.PapayooDeck layout (index =
+// Hands are game.Mask values in the Deck layout (index =
 // suit*10+rank-1 for S H D C, 40+rank-1 for Payoo), and the whole State is a
 // struct of fixed-size arrays, so copying it by value is a full clone and a
 // random playout allocates nothing.
@@ -46,7 +46,7 @@ const (
 // later rounds go to a shared append-only slice.
 const histFixed = 16
 
-var deck = game.PapayooDeck
+var deck = Deck
 
 // Per player count N: cards per hand, cards passed, packet sequence.
 var (
@@ -151,7 +151,7 @@ var _ game.Engine = Engine{}
 func (Engine) Name() string { return "papayoo" }
 
 // Deck implements game.Engine.
-func (Engine) Deck() game.Deck { return game.PapayooDeck }
+func (Engine) Deck() game.Deck { return Deck }
 
 // New implements game.Engine.
 func (e Engine) New(o game.Options) (game.State, error) {

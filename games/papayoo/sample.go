@@ -555,7 +555,7 @@ func (Engine) Sample(gv game.View, r *game.Rand) (game.State, error) {
 		}
 		return s, nil
 	}
-	if !rolled || su >= game.Payoo || v.Papayoo != game.NewCard(su, 7) {
+	if !rolled || su >= Payoo || v.Papayoo != game.NewCard(su, 7) {
 		return nil, sampleErr("bad die and Papayoo %q", cardText(v.Papayoo))
 	}
 	s.setDie(int(su))

@@ -27,7 +27,7 @@ const (
 // showed, the points taken), the scores and whose turn it is. A spectator's
 // view has the public parts only.
 //
-// The fields are typed (masks in the game.PapayooDeck layout, cards, seats);
+// The fields are typed (masks in the Deck layout, cards, seats);
 // card texts are produced only by MarshalJSON and String. In the header,
 // RoundCount is R (the rounds option), Round the current (or just finished)
 // round, and RoundScores the finished rounds' points.
@@ -380,7 +380,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = appendCardsOrNull(b, v.Received)
 	b = append(b, `,"die":"`...)
 	if su, ok := v.Die(); ok {
-		b = append(b, su.Letter())
+		b = append(b, suitLetter(su))
 	}
 	b = append(b, `","papayoo":`...)
 	b = appendString(b, cardText(v.Papayoo))
@@ -423,13 +423,13 @@ func (v *View) AppendJSON(b []byte) []byte {
 func (x Suits) appendJSON(b []byte) []byte {
 	b = append(b, '[')
 	first := true
-	for su := game.Spades; su <= game.Payoo; su++ {
+	for su := game.Spades; su <= Payoo; su++ {
 		if x.Has(su) {
 			if !first {
 				b = append(b, ',')
 			}
 			first = false
-			b = append(b, '"', su.Letter(), '"')
+			b = append(b, '"', suitLetter(su), '"')
 		}
 	}
 	return append(b, ']')
@@ -503,7 +503,7 @@ func (v *View) UnmarshalJSON(data []byte) error {
 	if j.Die != "" || j.Papayoo != "" {
 		su, ok := suitOfLetter(j.Die)
 		i, err := parseCard(j.Papayoo)
-		if !ok || su >= game.Payoo || err != nil || cardOf[i] != game.NewCard(su, 7) {
+		if !ok || su >= Payoo || err != nil || cardOf[i] != game.NewCard(su, 7) {
 			return fmt.Errorf("papayoo: die %q and Papayoo %q disagree", j.Die, j.Papayoo)
 		}
 		w.Papayoo = cardOf[i]
@@ -579,13 +579,13 @@ func (v *View) String() string {
 		if vs != 0 {
 			fmt.Fprintf(&b, "seat %d void in ", i)
 			first := true
-			for su := game.Spades; su <= game.Payoo; su++ {
+			for su := game.Spades; su <= Payoo; su++ {
 				if vs.Has(su) {
 					if !first {
 						b.WriteByte(' ')
 					}
 					first = false
-					b.WriteByte(su.Letter())
+					b.WriteByte(suitLetter(su))
 				}
 			}
 			b.WriteByte('\n')
