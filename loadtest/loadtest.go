@@ -24,6 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"cardroom/game"
 	"cardroom/games"
 	"cardroom/protocol"
 )
@@ -345,7 +346,7 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 	for k, c := range clients {
 		go r.read(t, c, k == 0, created, joined)
 	}
-	seat0 := 0
+	seat0 := game.Seat(0)
 	if err := send(ctx, clients[0], protocol.CreateReq{Game: r.cfg.Game, Options: r.cfg.Options, Seat: &seat0}); err != nil {
 		return nil, err
 	}
@@ -361,7 +362,8 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 		return nil, errors.New("no answer to create")
 	}
 	for s := 1; s < n; s++ {
-		if err := send(ctx, t.conns[s], protocol.JoinReq{Table: t.id, Seat: &s}); err != nil {
+		seat := game.Seat(s)
+		if err := send(ctx, t.conns[s], protocol.JoinReq{Table: t.id, Seat: &seat}); err != nil {
 			return nil, err
 		}
 		select {
@@ -429,7 +431,7 @@ func (r *runner) read(t *tableRun, c *protocol.Client, owner bool, created chan 
 			t.signal()
 		case protocol.TypeState:
 			h, err := protocol.DecodeStateHeadRaw(in.Raw)
-			if err != nil || h.Seat < 0 || h.Seat >= t.seats {
+			if err != nil || h.Seat < 0 || int(h.Seat) >= t.seats {
 				continue
 			}
 			move := ""
@@ -533,7 +535,8 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 		if seat < 0 {
 			return
 		}
-		if err := send(ctx, t.conns[seat], protocol.MoveReq{Table: t.id, Seat: &seat, Move: mv}); err != nil {
+		gs := game.Seat(seat)
+		if err := send(ctx, t.conns[seat], protocol.MoveReq{Table: t.id, Seat: &gs, Move: mv}); err != nil {
 			if ctx.Err() == nil {
 				r.errs.Add(1)
 			}

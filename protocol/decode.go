@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"bytes"
+	"cardroom/game"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +16,7 @@ type request struct {
 	Type      string            `json:"type"`
 	ID        json.RawMessage   `json:"id,omitempty"`
 	Table     string            `json:"table"`
-	Seat      *int              `json:"seat"`
+	Seat      *game.Seat        `json:"seat"`
 	Move      string            `json:"move"`
 	Invite    string            `json:"invite"`
 	Level     string            `json:"level"`

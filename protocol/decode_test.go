@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"cardroom/game"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -123,7 +124,7 @@ func TestCodes(t *testing.T) {
 // the Type field holds) and decodes back into itself; an unknown type is
 // not an error.
 func TestServerMessages(t *testing.T) {
-	seat := 1
+	seat := game.Seat(1)
 	for _, m := range []ServerMsg{
 		WelcomeMsg{Version: Version, Player: "p_1", Seats: []SeatRef{{"t_1", 0}}},
 		StateMsg{Table: "t_1", Seq: 3, View: json.RawMessage(`{"hand":["7H"]}`)},

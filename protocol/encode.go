@@ -22,7 +22,7 @@ func Marshal(m ServerMsg) ([]byte, error) { return json.Marshal(m) }
 // AppendStateHead writes StateHead's fields of a state message, from the
 // opening brace, without the closing one. legal is the JSON array of the
 // legal moves (AppendLegal).
-func AppendStateHead(b []byte, table string, seq int, status TableStatus, seat int, toAct []game.Seat, legal []byte, legalCount int) []byte {
+func AppendStateHead(b []byte, table string, seq int, status TableStatus, seat game.Seat, toAct []game.Seat, legal []byte, legalCount int) []byte {
 	b = append(b, `{"type":"state","table":`...)
 	b = AppendString(b, table)
 	b = append(b, `,"seq":`...)

@@ -27,7 +27,7 @@ func handState(m *StateMsg) []byte {
 
 func randomState(rng *rand.Rand) *StateMsg {
 	pick := func() string { return oddStrings[rng.IntN(len(oddStrings))] }
-	m := &StateMsg{Table: pick(), Seq: rng.IntN(1000), Status: TableStatus(pick()), Seat: rng.IntN(6) - 1,
+	m := &StateMsg{Table: pick(), Seq: rng.IntN(1000), Status: TableStatus(pick()), Seat: game.Seat(rng.IntN(6) - 1),
 		ToAct: []game.Seat{}, Legal: []string{}, Game: pick(), Options: game.Options{},
 		ServerTimeMS: rng.Int64(), View: json.RawMessage(`null`)}
 	for range rng.IntN(4) {
@@ -41,7 +41,7 @@ func randomState(rng *rand.Rand) *StateMsg {
 		m.Options[pick()] = pick()
 	}
 	for i := range rng.IntN(5) {
-		m.Seats = append(m.Seats, SeatInfo{Seat: i, Name: pick(), Kind: SeatKind(pick()), Player: pick(), Connected: rng.IntN(2) == 0, Away: rng.IntN(2) == 0})
+		m.Seats = append(m.Seats, SeatInfo{Seat: game.Seat(i), Name: pick(), Kind: SeatKind(pick()), Player: pick(), Connected: rng.IntN(2) == 0, Away: rng.IntN(2) == 0})
 	}
 	if rng.IntN(2) == 0 {
 		m.Clock = &Clock{MS: 30000, Remaining: map[string]int{strconv.Itoa(rng.IntN(4)): rng.IntN(30000)}}
@@ -126,7 +126,7 @@ func BenchmarkState(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			common := AppendStateCommon(make([]byte, 0, 64+len(opts)+len(seats)), m.Game, opts, m.Clock, seats, m.Result, m.ServerTimeMS)
-			for seat := -1; seat < 4; seat++ {
+			for seat := game.Spectator; seat < 4; seat++ {
 				out := make([]byte, 0, 128+len(m.Table)+len(legal)+len(common)+len(m.View))
 				out = AppendStateHead(out, m.Table, m.Seq, m.Status, seat, m.ToAct, legal, m.LegalCount)
 				out = AppendStateEnd(out, common, m.View)
@@ -138,7 +138,7 @@ func BenchmarkState(b *testing.B) {
 		type plain StateMsg // encoding/json's own struct encoder, not MarshalJSON
 		b.ReportAllocs()
 		for b.Loop() {
-			for seat := -1; seat < 4; seat++ {
+			for seat := game.Spectator; seat < 4; seat++ {
 				c := plain(*m)
 				c.Type, c.Seat = TypeState, seat
 				if _, err := json.Marshal(c); err != nil {

@@ -31,9 +31,11 @@ func fastStateHead(b []byte) (StateHead, bool) {
 		return h, false
 	}
 	h.Status = TableStatus(status)
-	if h.Seat, ok = r.num(); !ok || !r.lit(`,"to_act":[`) {
+	seat, ok := r.num()
+	if !ok || !r.lit(`,"to_act":[`) {
 		return h, false
 	}
+	h.Seat = game.Seat(seat)
 	h.ToAct = []game.Seat{}
 	for !r.lit(`]`) {
 		if len(h.ToAct) > 0 && !r.lit(`,`) {

@@ -76,7 +76,7 @@ func TableOf(m ClientMsg) string {
 }
 
 // SeatOr returns a message's seat, or -1 when it names none.
-func SeatOr(p *int) int {
+func SeatOr(p *game.Seat) game.Seat {
 	if p == nil {
 		return -1
 	}
@@ -106,7 +106,7 @@ type CreateReq struct {
 	Private  bool              `json:"private,omitempty"`
 	ClockMS  int               `json:"clock_ms,omitempty"`
 	BotLevel string            `json:"bot_level,omitempty"`
-	Seat     *int              `json:"seat,omitempty"`
+	Seat     *game.Seat        `json:"seat,omitempty"`
 	Bots     map[string]string `json:"bots,omitempty"`
 	Level    string            `json:"level,omitempty"` // quick play only
 }
@@ -116,7 +116,7 @@ type JoinReq struct {
 	Type   string          `json:"type"`
 	ID     json.RawMessage `json:"id,omitempty"`
 	Table  string          `json:"table"`
-	Seat   *int            `json:"seat,omitempty"`
+	Seat   *game.Seat      `json:"seat,omitempty"`
 	Invite string          `json:"invite,omitempty"`
 }
 
@@ -132,7 +132,7 @@ type AddBotReq struct {
 	Type  string          `json:"type"`
 	ID    json.RawMessage `json:"id,omitempty"`
 	Table string          `json:"table"`
-	Seat  *int            `json:"seat,omitempty"`
+	Seat  *game.Seat      `json:"seat,omitempty"`
 	Level string          `json:"level,omitempty"`
 }
 
@@ -141,7 +141,7 @@ type RemoveBotReq struct {
 	Type  string          `json:"type"`
 	ID    json.RawMessage `json:"id,omitempty"`
 	Table string          `json:"table"`
-	Seat  *int            `json:"seat"`
+	Seat  *game.Seat      `json:"seat"`
 }
 
 // WatchReq subscribes to a table's states.
@@ -164,7 +164,7 @@ type MoveReq struct {
 	Type  string          `json:"type"`
 	ID    json.RawMessage `json:"id,omitempty"`
 	Table string          `json:"table"`
-	Seat  *int            `json:"seat,omitempty"`
+	Seat  *game.Seat      `json:"seat,omitempty"`
 	Move  string          `json:"move"`
 }
 
@@ -173,7 +173,7 @@ type HintReq struct {
 	Type  string          `json:"type"`
 	ID    json.RawMessage `json:"id,omitempty"`
 	Table string          `json:"table"`
-	Seat  *int            `json:"seat,omitempty"`
+	Seat  *game.Seat      `json:"seat,omitempty"`
 }
 
 // PingReq is answered by PongMsg.
@@ -203,8 +203,8 @@ type Limits struct {
 
 // SeatRef is a seat held at an unfinished table.
 type SeatRef struct {
-	Table string `json:"table"`
-	Seat  int    `json:"seat"`
+	Table string    `json:"table"`
+	Seat  game.Seat `json:"seat"`
 }
 
 // StateMsg is a table's state as one observer sees it. The server writes
@@ -217,7 +217,7 @@ type StateMsg struct {
 	Table        string          `json:"table"`
 	Seq          int             `json:"seq"`
 	Status       TableStatus     `json:"status"`
-	Seat         int             `json:"seat"`
+	Seat         game.Seat       `json:"seat"`
 	ToAct        []game.Seat     `json:"to_act"`
 	Legal        []string        `json:"legal"`
 	LegalCount   int             `json:"legal_count"`
@@ -238,7 +238,7 @@ type StateHead struct {
 	Table      string      `json:"table"`
 	Seq        int         `json:"seq"`
 	Status     TableStatus `json:"status"`
-	Seat       int         `json:"seat"`
+	Seat       game.Seat   `json:"seat"`
 	ToAct      []game.Seat `json:"to_act"`
 	Legal      []string    `json:"legal"`
 	LegalCount int         `json:"legal_count"`
@@ -287,13 +287,13 @@ const (
 
 // SeatInfo describes one seat in summaries and state messages.
 type SeatInfo struct {
-	Seat      int      `json:"seat"`
-	Name      string   `json:"name,omitempty"`
-	Kind      SeatKind `json:"kind"`
-	Player    string   `json:"player,omitempty"`
-	Level     string   `json:"level,omitempty"`
-	Connected bool     `json:"connected"`
-	Away      bool     `json:"away,omitempty"`
+	Seat      game.Seat `json:"seat"`
+	Name      string    `json:"name,omitempty"`
+	Kind      SeatKind  `json:"kind"`
+	Player    string    `json:"player,omitempty"`
+	Level     string    `json:"level,omitempty"`
+	Connected bool      `json:"connected"`
+	Away      bool      `json:"away,omitempty"`
 }
 
 // Summary is a table as the lobby shows it (also the answer of the table
@@ -363,7 +363,7 @@ type JoinedMsg struct {
 	Type  string          `json:"type"`
 	ID    json.RawMessage `json:"id,omitempty"`
 	Table string          `json:"table"`
-	Seat  int             `json:"seat"`
+	Seat  game.Seat       `json:"seat"`
 }
 
 // HintMsg answers hint: the seat's legal moves rated, best first.
@@ -371,7 +371,7 @@ type HintMsg struct {
 	Type    string          `json:"type"`
 	ID      json.RawMessage `json:"id,omitempty"`
 	Table   string          `json:"table"`
-	Seat    int             `json:"seat"`
+	Seat    game.Seat       `json:"seat"`
 	Ratings []Rating        `json:"ratings"`
 }
 

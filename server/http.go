@@ -426,7 +426,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 type historyItem struct {
 	ID       string       `json:"id"`
 	Game     string       `json:"game"`
-	Seat     int          `json:"seat"`
+	Seat     game.Seat    `json:"seat"`
 	Status   store.Status `json:"status"`
 	Created  time.Time    `json:"created"`
 	Finished time.Time    `json:"finished,omitzero"`
@@ -452,7 +452,7 @@ func (s *Server) history(ctx context.Context, player string, finishedOnly bool) 
 		for i, st := range t.Seats {
 			it.Seats = append(it.Seats, st.Name)
 			if st.Player == player && it.Seat < 0 {
-				it.Seat = i
+				it.Seat = game.Seat(i)
 			}
 		}
 		it.Won = it.Seat >= 0 && slices.Contains(t.Winners, it.Seat)

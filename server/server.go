@@ -536,10 +536,11 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req protoc
 			seats[n] = store.Seat{Bot: level}
 		}
 		if req.Seat != nil && *req.Seat >= 0 {
-			if _, dup := seats[*req.Seat]; dup {
-				return nil, &table.Error{Code: protocol.SeatTaken, Msg: fmt.Sprintf("seat %d has a bot", *req.Seat)}
+			n := int(*req.Seat)
+			if _, dup := seats[n]; dup {
+				return nil, &table.Error{Code: protocol.SeatTaken, Msg: fmt.Sprintf("seat %d has a bot", n)}
 			}
-			seats[*req.Seat] = store.Seat{Player: sess.Player, Name: sess.Name}
+			seats[n] = store.Seat{Player: sess.Player, Name: sess.Name}
 		}
 	}
 	// Size the seats from the engine: build a probe state via table.Create's

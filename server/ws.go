@@ -516,7 +516,7 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
 }
 
 // setBot seats a bot of level (or, level "", removes one).
-func (c *conn) setBot(ctx context.Context, t *table.Table, seat *int, level string, fail func(error)) {
+func (c *conn) setBot(ctx context.Context, t *table.Table, seat *game.Seat, level string, fail func(error)) {
 	if sum := t.Summary(); level != "" && sum.Humans == 0 && (seatOr(seat) < 0 || sum.Free <= 1) {
 		// This fills a table that has no human with bots: a bots-only game.
 		if err := c.s.checkBotsOnly(c.sess.Player); err != nil {

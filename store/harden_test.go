@@ -795,7 +795,7 @@ func TestWinnersAsData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := Table{ID: "t_new", Game: "papayoo", Status: StatusFinished, Result: "totals 1 2 3; winners 0 2", Winners: []int{0, 2}, Created: time.Now()}
+	tb := Table{ID: "t_new", Game: "papayoo", Status: StatusFinished, Result: "totals 1 2 3; winners 0 2", Winners: []game.Seat{0, 2}, Created: time.Now()}
 	if err := st.CreateTable(ctx, tb); err != nil {
 		t.Fatal(err)
 	}

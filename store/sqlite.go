@@ -625,27 +625,27 @@ func (s *SQLite) UpdateTable(ctx context.Context, t Table) error {
 const tableCols = `id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished, winners`
 
 // seatsText writes seat numbers as the winners column holds them: "0 2".
-func seatsText(seats []int) string {
+func seatsText(seats []game.Seat) string {
 	var b strings.Builder
 	for i, s := range seats {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(strconv.Itoa(s))
+		b.WriteString(strconv.Itoa(int(s)))
 	}
 	return b.String()
 }
 
 // parseSeats reads the winners column; a damaged value is an error, not a
 // silently shorter list.
-func parseSeats(s string) ([]int, error) {
-	var out []int
+func parseSeats(s string) ([]game.Seat, error) {
+	var out []game.Seat
 	for _, f := range strings.Fields(s) {
 		n, err := strconv.Atoi(f)
 		if err != nil || n < 0 || n > 63 {
 			return nil, fmt.Errorf("winners %q: not a list of seats", s)
 		}
-		out = append(out, n)
+		out = append(out, game.Seat(n))
 	}
 	return out, nil
 }

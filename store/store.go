@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"cardroom/game"
 	"cardroom/protocol"
 	"cardroom/record"
 )
@@ -73,8 +74,8 @@ type Table struct {
 	Seed     uint64
 	Created  time.Time
 	Status   Status
-	Result   string // record.ResultText
-	Winners  []int  // the winning seats of a finished game (several on a shared win)
+	Result   string      // record.ResultText
+	Winners  []game.Seat // the winning seats of a finished game (several on a shared win)
 	Finished time.Time
 	Seats    []Seat
 }

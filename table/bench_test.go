@@ -36,7 +36,7 @@ func BenchmarkBroadcast(b *testing.B) {
 			}
 			to := tb.st.ToAct(nil)
 			buf = tb.st.Legal(to[0], buf[:0])
-			tb.apply(int(to[0]), tb.st.FormatMove(buf[0]), false)
+			tb.apply(to[0], tb.st.FormatMove(buf[0]), false)
 		}
 	})
 	b.ReportAllocs()
@@ -120,7 +120,7 @@ func benchMoves(b *testing.B, name, opts string) {
 			s := to[rng.IntN(len(to))]
 			buf = tb.st.Legal(s, buf[:0])
 			m := buf[rng.IntN(len(buf))]
-			tb.move(subs[players[s]], nil, int(s), tb.st.FormatMove(m), time.Now())
+			tb.move(subs[players[s]], nil, s, tb.st.FormatMove(m), time.Now())
 			for _, f := range subs {
 				msgs += len(f.msgs)
 				f.msgs = f.msgs[:0]

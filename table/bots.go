@@ -177,7 +177,7 @@ func (t *Table) onBot(r botResult) {
 		return // the position changed under the bot: schedule decides again
 	}
 	clock := t.seats[r.seat].expired
-	if err := t.apply(r.seat, t.st.FormatMove(r.move), true); err != nil {
+	if err := t.apply(game.Seat(r.seat), t.st.FormatMove(r.move), true); err != nil {
 		t.cfg.Log.Warn("bot move refused", "table", t.id, "seat", r.seat, "err", err)
 		return
 	}

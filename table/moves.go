@@ -17,13 +17,13 @@ import (
 // Move submits a move for player (seat -1: the one seat the player holds).
 // It does not wait: the table sends the ack or the error to sub, then
 // broadcasts the new state. id is echoed in the answer.
-func (t *Table) Move(sub Subscriber, id json.RawMessage, seat int, text string) error {
+func (t *Table) Move(sub Subscriber, id json.RawMessage, seat game.Seat, text string) error {
 	arrived := time.Now()
 	return t.post(func() { t.move(sub, id, seat, text, arrived) })
 }
 
-func (t *Table) resolveSeat(player string, seat int) (int, *Error) {
-	if seat < -1 || seat >= len(t.meta.Seats) {
+func (t *Table) resolveSeat(player string, seat game.Seat) (game.Seat, *Error) {
+	if seat < -1 || int(seat) >= len(t.meta.Seats) {
 		return 0, errorf(protocol.BadSeat, "seat %d: the table has seats 0 to %d", seat, len(t.meta.Seats)-1)
 	}
 	held := t.seatsOf(player)
@@ -36,7 +36,7 @@ func (t *Table) resolveSeat(player string, seat int) (int, *Error) {
 		}
 		return held[0], nil
 	}
-	if !containsInt(held, seat) {
+	if !slices.Contains(held, seat) {
 		return 0, errorf(protocol.NotYourSeat, "seat %d at table %s is not yours", seat, t.id)
 	}
 	return seat, nil
@@ -50,7 +50,7 @@ func (t *Table) sendError(sub Subscriber, id json.RawMessage, e *Error) {
 	sub.Send(b)
 }
 
-func (t *Table) move(sub Subscriber, id json.RawMessage, seat int, text string, arrived time.Time) {
+func (t *Table) move(sub Subscriber, id json.RawMessage, seat game.Seat, text string, arrived time.Time) {
 	s, e := t.resolveSeat(sub.Player(), seat)
 	if e != nil {
 		t.cfg.Metrics.Refused.Add(1)
@@ -85,7 +85,7 @@ func (t *Table) move(sub Subscriber, id json.RawMessage, seat int, text string, 
 
 // apply parses, applies and logs one seat move. On any error the state is
 // unchanged.
-func (t *Table) apply(s int, text string, byBot bool) error {
+func (t *Table) apply(s game.Seat, text string, byBot bool) error {
 	m, err := t.st.ParseMove(text)
 	if err != nil {
 		return moveErr(err)
@@ -213,9 +213,7 @@ func (t *Table) advance() bool {
 		t.meta.Status = store.StatusFinished
 		t.meta.Result = record.ResultText(t.st)
 		t.meta.Winners = t.meta.Winners[:0]
-		for _, w := range t.st.Result().Winners {
-			t.meta.Winners = append(t.meta.Winners, int(w))
-		}
+		t.meta.Winners = append(t.meta.Winners, t.st.Result().Winners...)
 		t.meta.Finished = time.Now().UTC()
 		t.finished = time.Now()
 		t.cfg.Metrics.Playing.Add(-1)

@@ -37,7 +37,7 @@ var movePool = sync.Pool{New: func() any { b := make([]game.Move, 0, 64); return
 // legalJSON returns seat's legal moves as a JSON array of texts (at most
 // MaxLegal) and their total count, reusing the array built for the previous
 // message while the moves are the same.
-func (t *Table) legalJSON(seat int) ([]byte, int) {
+func (t *Table) legalJSON(seat game.Seat) ([]byte, int) {
 	bp := movePool.Get().(*[]game.Move)
 	moves := t.st.Legal(game.Seat(seat), (*bp)[:0])
 	n := len(moves)

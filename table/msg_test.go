@@ -19,7 +19,7 @@ import (
 // protocol.StateMsg through encoding/json, the legal moves formatted
 // afresh, the shared part as of now. stateMsg must write exactly these
 // bytes when t.common was written at now.
-func (t *Table) refStateMsg(seat int, now time.Time) []byte {
+func (t *Table) refStateMsg(seat game.Seat, now time.Time) []byte {
 	c := t.refCommon(now)
 	m := protocol.StateMsg{Table: t.id, Seq: len(t.log), Status: t.meta.Status, Seat: seat,
 		Legal: []string{}, ToAct: []game.Seat{}, Game: c.Game, Options: c.Options, Clock: c.Clock, Seats: c.Seats,
@@ -105,7 +105,7 @@ func TestHandWrittenJSON(t *testing.T) {
 					if want := tb.refCommonJSON(now); !bytes.Equal(tb.common, want) {
 						t.Fatalf("step %d common:\n got %s\nwant %s", steps, tb.common, want)
 					}
-					for s := -1; s < 4; s++ {
+					for s := game.Spectator; s < 4; s++ {
 						got, want := tb.stateMsg(s), tb.refStateMsg(s, now)
 						if !bytes.Equal(got, want) {
 							t.Fatalf("step %d seat %d:\n got %s\nwant %s", steps, s, got, want)
@@ -123,7 +123,7 @@ func TestHandWrittenJSON(t *testing.T) {
 					to := tb.st.ToAct(nil)
 					s := to[rng.IntN(len(to))]
 					moves := tb.st.Legal(s, nil)
-					if err := tb.apply(int(s), tb.st.FormatMove(moves[rng.IntN(len(moves))]), false); err != nil {
+					if err := tb.apply(s, tb.st.FormatMove(moves[rng.IntN(len(moves))]), false); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -131,7 +131,7 @@ func TestHandWrittenJSON(t *testing.T) {
 				tb.advance()
 				now := time.Now()
 				tb.common = tb.commonJSONAt(now)
-				for s := -1; s < 4; s++ {
+				for s := game.Spectator; s < 4; s++ {
 					if got, want := tb.stateMsg(s), tb.refStateMsg(s, now); !bytes.Equal(got, want) {
 						t.Fatalf("end, seat %d:\n got %s\nwant %s", s, got, want)
 					}
@@ -157,7 +157,7 @@ func TestHandWrittenJSON(t *testing.T) {
 		if want := tb.refCommonJSON(now); !bytes.Equal(tb.common, want) {
 			t.Errorf("open table, common:\n got %s\nwant %s", tb.common, want)
 		}
-		for s := -1; s < 4; s++ {
+		for s := game.Spectator; s < 4; s++ {
 			if got, want := tb.stateMsg(s), tb.refStateMsg(s, now); !bytes.Equal(got, want) || !bytes.Contains(got, []byte(`"view":null`)) {
 				t.Errorf("open table, seat %d:\n got %s\nwant %s", s, got, want)
 			}

@@ -30,7 +30,7 @@ type (
 // encoder: the per-observer head (AppendStateHead), the shared part
 // (t.common, written once per broadcast), and the view; the seat's
 // legal-move list is reused while it is unchanged (legalJSON).
-func (t *Table) stateMsg(seat int) []byte {
+func (t *Table) stateMsg(seat game.Seat) []byte {
 	common := t.common
 	if common == nil {
 		common = t.commonJSON()
@@ -45,7 +45,7 @@ func (t *Table) stateMsg(seat int) []byte {
 		if seat >= 0 {
 			if slices.Contains(toAct, game.Seat(seat)) {
 				legal, legalCount = t.legalJSON(seat)
-			} else if seat < len(t.legal) {
+			} else if int(seat) < len(t.legal) {
 				t.legal[seat] = legalCache{} // not to act: keep nothing
 			}
 		}
@@ -101,7 +101,7 @@ func (t *Table) commonJSONAt(now time.Time) []byte {
 func (t *Table) sendState(sub Subscriber) {
 	seats := t.seatsOf(sub.Player())
 	if len(seats) == 0 {
-		seats = []int{int(game.Spectator)}
+		seats = []game.Seat{game.Spectator}
 	}
 	for _, s := range seats {
 		if b := t.stateMsg(s); b != nil && !sub.Send(b) {
@@ -146,11 +146,11 @@ func (t *Table) broadcast() {
 	t.msgCache = cache
 	defer clear(cache) // do not keep the messages alive
 	var dead []Subscriber
-	var held [8]int
+	var held [8]game.Seat
 	for sub := range t.subs {
 		seats := t.appendSeatsOf(held[:0], sub.Player())
 		if len(seats) == 0 {
-			seats = append(seats, int(game.Spectator))
+			seats = append(seats, game.Spectator)
 		}
 		for _, s := range seats {
 			b := cache[s+1]

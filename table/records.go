@@ -13,10 +13,10 @@ import (
 
 // SeatView returns the engine and the current view of player's seat (for
 // hints), or an error if the player does not hold it.
-func (t *Table) SeatView(ctx context.Context, player string, seat int) (game.Engine, game.View, int, error) {
+func (t *Table) SeatView(ctx context.Context, player string, seat game.Seat) (game.Engine, game.View, game.Seat, error) {
 	var v game.View
 	var e *Error
-	var s int
+	var s game.Seat
 	err := t.do(ctx, func() {
 		s, e = t.resolveSeat(player, seat)
 		if e != nil {

@@ -13,18 +13,18 @@ import (
 // Seats and players: who sits where, who is connected, and the seat
 // changes that are stored before they are announced.
 
-func (t *Table) seatsOf(player string) []int {
+func (t *Table) seatsOf(player string) []game.Seat {
 	return t.appendSeatsOf(nil, player)
 }
 
 // appendSeatsOf appends the seats player holds to out.
-func (t *Table) appendSeatsOf(out []int, player string) []int {
+func (t *Table) appendSeatsOf(out []game.Seat, player string) []game.Seat {
 	if player == "" {
 		return out
 	}
 	for i, s := range t.meta.Seats {
 		if s.Player == player {
-			out = append(out, i)
+			out = append(out, game.Seat(i))
 		}
 	}
 	return out
@@ -32,7 +32,7 @@ func (t *Table) appendSeatsOf(out []int, player string) []int {
 
 // seatInfo describes seat i of meta, without presence.
 func seatInfo(i int, s store.Seat) SeatInfo {
-	si := SeatInfo{Seat: i, Name: s.Name, Player: s.Player}
+	si := SeatInfo{Seat: game.Seat(i), Name: s.Name, Player: s.Player}
 	switch {
 	case s.Bot != "":
 		si.Kind, si.Level, si.Connected = protocol.SeatBot, s.Bot, true
@@ -122,8 +122,8 @@ func (t *Table) snapshot() store.Table {
 // Subscribe adds a watcher: a seated player's connection gets its seats'
 // views (and takes its seats back from stand-in bots), anyone else the
 // spectator view. It returns the seats the player holds.
-func (t *Table) Subscribe(ctx context.Context, sub Subscriber) ([]int, error) {
-	var seats []int
+func (t *Table) Subscribe(ctx context.Context, sub Subscriber) ([]game.Seat, error) {
+	var seats []game.Seat
 	err := t.do(ctx, func() {
 		seats = t.seatsOf(sub.Player())
 		if _, ok := t.subs[sub]; !ok {
@@ -202,8 +202,8 @@ func (t *Table) depart(player string) {
 
 // Join seats player at seat (-1: the first empty seat) and returns the
 // seat. A player who already holds a seat here gets it back.
-func (t *Table) Join(ctx context.Context, player, name string, seat int) (int, error) {
-	var got int
+func (t *Table) Join(ctx context.Context, player, name string, seat game.Seat) (game.Seat, error) {
+	var got game.Seat
 	var e error
 	err := t.do(ctx, func() { got, e = t.join(player, name, seat) })
 	if err != nil {
@@ -212,11 +212,11 @@ func (t *Table) Join(ctx context.Context, player, name string, seat int) (int, e
 	return got, e
 }
 
-func (t *Table) join(player, name string, seat int) (int, error) {
-	if seat < -1 || seat >= len(t.meta.Seats) {
+func (t *Table) join(player, name string, seat game.Seat) (game.Seat, error) {
+	if seat < -1 || int(seat) >= len(t.meta.Seats) {
 		return 0, errorf(protocol.BadSeat, "seat %d: the table has seats 0 to %d (or -1: the first free seat)", seat, len(t.meta.Seats)-1)
 	}
-	if held := t.seatsOf(player); len(held) > 0 && (seat < 0 || containsInt(held, seat)) {
+	if held := t.seatsOf(player); len(held) > 0 && (seat < 0 || slices.Contains(held, seat)) {
 		s := held[0]
 		if seat >= 0 {
 			s = seat
@@ -232,14 +232,14 @@ func (t *Table) join(player, name string, seat int) (int, error) {
 	if t.meta.Status != store.StatusOpen {
 		return 0, errorf(protocol.NotOpen, "the game has started")
 	}
-	if seat >= len(t.meta.Seats) {
+	if int(seat) >= len(t.meta.Seats) {
 		return 0, errorf(protocol.BadSeat, "seat %d: the table has %d seats", seat, len(t.meta.Seats))
 	}
 	if seat < 0 {
 		seat = -1
 		for i, s := range t.meta.Seats {
 			if s.Player == "" && s.Bot == "" {
-				seat = i
+				seat = game.Seat(i)
 				break
 			}
 		}
@@ -255,15 +255,6 @@ func (t *Table) join(player, name string, seat int) (int, error) {
 		return 0, err
 	}
 	return seat, nil
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // seatsChanged stores the seats, starts the game when every seat is
@@ -350,7 +341,7 @@ func (t *Table) Leave(ctx context.Context, player string) error {
 
 // SetBot puts a bot of level at seat (-1: every empty seat), or removes the
 // bot when level is "". Only the owner may, and only before the start.
-func (t *Table) SetBot(ctx context.Context, player string, seat int, level string) error {
+func (t *Table) SetBot(ctx context.Context, player string, seat game.Seat, level string) error {
 	if level != "" {
 		if _, err := bot.New(level, 0); err != nil {
 			return errorf(protocol.BadLevel, "%v", err)
@@ -364,14 +355,14 @@ func (t *Table) SetBot(ctx context.Context, player string, seat int, level strin
 	return e
 }
 
-func (t *Table) setBot(player string, seat int, level string) error {
+func (t *Table) setBot(player string, seat game.Seat, level string) error {
 	if player != t.meta.Owner {
 		return errorf(protocol.Forbidden, "only the table's owner may seat or remove bots")
 	}
 	if t.meta.Status != store.StatusOpen {
 		return errorf(protocol.NotOpen, "the game has started")
 	}
-	if seat < -1 || seat >= len(t.meta.Seats) || (seat < 0 && level == "") {
+	if seat < -1 || int(seat) >= len(t.meta.Seats) || (seat < 0 && level == "") {
 		return errorf(protocol.BadSeat, "seat %d: the table has %d seats", seat, len(t.meta.Seats))
 	}
 	prev := t.snapshot()
