@@ -140,6 +140,28 @@ func TestDocExamples(t *testing.T) {
 				t.Errorf("docs/protocol.md:%d: HTTP error body: %v (code %q)\n%s", ex.line, err, e.Error.Code, ex.raw)
 			}
 			seen["http error"]++
+		case strings.Contains(ex.heading, "GET /api/games"):
+			var g GamesList
+			if err := strictDecode(ex.raw, &g); err != nil || len(g.Games) == 0 {
+				t.Errorf("docs/protocol.md:%d: games list: %v", ex.line, err)
+			}
+			seen["games"]++
+		case strings.Contains(ex.heading, "Replay"):
+			// The view is the engine's: decoded raw here.
+			var r struct {
+				Replay
+				View json.RawMessage `json:"view"`
+			}
+			if err := strictDecode(ex.raw, &r); err != nil || r.Entry == nil {
+				t.Errorf("docs/protocol.md:%d: replay: %v", ex.line, err)
+			}
+			seen["replay"]++
+		case probe["games"] != nil:
+			var h History
+			if err := strictDecode(ex.raw, &h); err != nil || len(h.Games) == 0 {
+				t.Errorf("docs/protocol.md:%d: history: %v", ex.line, err)
+			}
+			seen["history"]++
 		case strings.Contains(ex.heading, "Table summary"):
 			var s Summary
 			if err := strictDecode(ex.raw, &s); err != nil {
@@ -158,7 +180,7 @@ func TestDocExamples(t *testing.T) {
 			}
 		}
 	}
-	if seen["http error"] == 0 || seen["summary"] == 0 {
+	if seen["http error"] == 0 || seen["summary"] == 0 || seen["games"] == 0 || seen["replay"] == 0 || seen["history"] == 0 {
 		t.Errorf("docs/protocol.md: no example of the HTTP error body or of the table summary (%v)", seen)
 	}
 	for _, c := range Codes() {

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"cardroom/bot"
+	"cardroom/protocol"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -126,7 +127,7 @@ func TestFullGames(t *testing.T) {
 
 			// History.
 			var h struct {
-				Games []historyItem `json:"games"`
+				Games []protocol.HistoryItem `json:"games"`
 			}
 			httpJSON(t, "GET", ts.url+"/api/history", bob.sess.Token, nil, &h)
 			if len(h.Games) != 1 || h.Games[0].ID != id || h.Games[0].Seat != 1 || h.Games[0].Status != "finished" {

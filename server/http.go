@@ -225,25 +225,17 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, sess store
 	}
 	s.closeSessionConns(sess.TokenHash)
 	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, MaxAge: -1})
-	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	writeJSON(w, http.StatusOK, protocol.OK{OK: true})
 }
 
 // ---- lobby and tables ----
 
-type gameInfo struct {
-	Name    string            `json:"name"`
-	Options []game.OptionSpec `json:"options"`
-}
-
 func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
-	var gs []gameInfo
+	gs := []protocol.GameInfo{}
 	for _, e := range games.All() {
-		gs = append(gs, gameInfo{e.Name(), e.OptionSpecs()})
+		gs = append(gs, protocol.GameInfo{Name: e.Name(), Options: e.OptionSpecs()})
 	}
-	if gs == nil {
-		gs = []gameInfo{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": gs, "levels": bot.Levels(), "version": protocol.Version})
+	writeJSON(w, http.StatusOK, protocol.GamesList{Games: gs, Levels: bot.Levels(), Version: protocol.Version})
 }
 
 // handleLobby answers the cached encoding (lobby.go): the list is encoded
@@ -407,40 +399,30 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, http.StatusInternalServerError, protocol.Internal, err.Error())
 		return
 	}
-	out := map[string]any{"table": meta.ID, "game": meta.Game, "step": step, "steps": len(events), "seat": seat,
-		"view": st.View(game.Seat(seat)), "result": nil}
+	out := protocol.Replay{Table: meta.ID, Game: meta.Game, Step: step, Steps: len(events), Seat: game.Seat(seat),
+		View: st.View(game.Seat(seat))}
 	if step > 0 {
 		e := events[step-1]
 		if e.Chance {
-			out["entry"] = map[string]string{"chance": e.Text}
+			out.Entry = &protocol.ReplayEntry{Chance: e.Text}
 		} else {
-			out["entry"] = map[string]any{"seat": e.Seat, "move": e.Text}
+			s := e.Seat
+			out.Entry = &protocol.ReplayEntry{Seat: &s, Move: e.Text}
 		}
 	}
 	if st.Over() {
-		out["result"] = st.Result()
+		r := st.Result()
+		out.Result = &r
 	}
 	writeJSON(w, http.StatusOK, out)
 }
 
-type historyItem struct {
-	ID       string       `json:"id"`
-	Game     string       `json:"game"`
-	Seat     game.Seat    `json:"seat"`
-	Status   store.Status `json:"status"`
-	Created  time.Time    `json:"created"`
-	Finished time.Time    `json:"finished,omitzero"`
-	Result   string       `json:"result"`
-	Won      bool         `json:"won"`
-	Seats    []string     `json:"seats"`
-}
-
-func (s *Server) history(ctx context.Context, player string, finishedOnly bool) ([]historyItem, error) {
+func (s *Server) history(ctx context.Context, player string, finishedOnly bool) ([]protocol.HistoryItem, error) {
 	ts, err := s.store.History(ctx, player, 200)
 	if err != nil {
 		return nil, err
 	}
-	out := []historyItem{}
+	out := []protocol.HistoryItem{}
 	for _, t := range ts {
 		if finishedOnly && t.Status != store.StatusFinished {
 			continue
@@ -448,7 +430,7 @@ func (s *Server) history(ctx context.Context, player string, finishedOnly bool) 
 		if t.Private && finishedOnly {
 			continue
 		}
-		it := historyItem{ID: t.ID, Game: t.Game, Seat: -1, Status: t.Status, Created: t.Created, Finished: t.Finished, Result: t.Result}
+		it := protocol.HistoryItem{ID: t.ID, Game: t.Game, Seat: -1, Status: t.Status, Created: t.Created, Finished: t.Finished, Result: t.Result}
 		for i, st := range t.Seats {
 			it.Seats = append(it.Seats, st.Name)
 			if st.Player == player && it.Seat < 0 {
@@ -464,19 +446,19 @@ func (s *Server) history(ctx context.Context, player string, finishedOnly bool) 
 func (s *Server) handleMyHistory(w http.ResponseWriter, r *http.Request, sess store.Session) {
 	h, err := s.history(r.Context(), sess.Player, false)
 	if err != nil {
-		writeErr(w, http.StatusInternalServerError, protocol.Internal, err.Error())
+		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the history cannot be read now; retry")
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": h})
+	writeJSON(w, http.StatusOK, protocol.History{Games: h})
 }
 
 func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 	h, err := s.history(r.Context(), r.PathValue("player"), true)
 	if err != nil {
-		writeErr(w, http.StatusInternalServerError, protocol.Internal, err.Error())
+		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the history cannot be read now; retry")
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"games": h})
+	writeJSON(w, http.StatusOK, protocol.History{Games: h})
 }
 
 // ---- operations ----

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"cardroom/protocol"
 	"cardroom/store"
 	"cardroom/table"
 )
@@ -354,8 +355,8 @@ func TestQuickPlayAndOps(t *testing.T) {
 		}
 	}
 	var games struct {
-		Games  []gameInfo `json:"games"`
-		Levels []string   `json:"levels"`
+		Games  []protocol.GameInfo `json:"games"`
+		Levels []string            `json:"levels"`
 	}
 	httpJSON(t, "GET", ts.url+"/api/games", "", nil, &games)
 	if len(games.Games) == 0 || len(games.Levels) == 0 {
