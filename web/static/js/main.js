@@ -6,7 +6,7 @@ import { h, replace } from './dom.js';
 import { t, setLang, detectLang, currentLang, LANGS, LANG_NAMES, onLangChange } from './i18n.js';
 import { Conn, api } from './net.js';
 import { cardSVG } from './cards.js';
-import { app, send, onRoute, tableData, mainState, showError } from './app.js';
+import { app, send, onRoute, tableData, mainState, showError, toast } from './app.js';
 import { onKey } from './keys.js';
 import { renderLogin } from './views/login.js';
 import { renderLobby, renderLobbyTables } from './views/lobby.js';
@@ -85,9 +85,15 @@ function renderConn() {
 
 // ---------- messages ----------
 
+// PROTOCOL_VERSION is the protocol this client speaks (protocol.Version).
+const PROTOCOL_VERSION = 2;
+
 function onMessage(msg) {
   switch (msg.type) {
     case 'welcome':
+      // A page loaded before the server was upgraded speaks an older
+      // protocol (docs/protocol.md, "Versioning"): ask for a reload.
+      if (msg.version !== PROTOCOL_VERSION) toast(t('conn.reload'), true);
       app.me = { ...(app.me || {}), player: msg.player, name: msg.name };
       // Re-subscribe after a reconnection: the lobby, the table on screen.
       if (app.lobbySub) send({ type: 'lobby', subscribe: true });
