@@ -235,10 +235,14 @@ func (c *conn) writer() {
 		}
 		for _, b := range c.take() {
 			if err := c.write(b); err != nil {
-				// A stalled or broken peer: the write's deadline has closed
-				// the socket already.
-				c.s.slowKicks.Add(1)
-				c.drop(websocket.StatusGoingAway, "write failed or timed out")
+				// A stalled peer (the write's deadline has closed the socket
+				// already) or one that has gone: only the first is slow.
+				why := "write failed: the peer has gone"
+				if errors.Is(err, context.DeadlineExceeded) {
+					c.s.slowKicks.Add(1)
+					why = "too slow: a write timed out"
+				}
+				c.drop(websocket.StatusGoingAway, why)
 				return
 			}
 		}
