@@ -531,3 +531,41 @@ func TestExpiredSessionsPurged(t *testing.T) {
 		t.Error("the purge was not counted")
 	}
 }
+
+// TestStalledWriteDropped: with the queue bounds and pings out of the way,
+// a socket whose write stalls (the peer stopped reading and its buffers are
+// full) is dropped by the write watchdog soon after the write timeout.
+func TestStalledWriteDropped(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000,
+		WriteTimeout: 300 * time.Millisecond, PingInterval: time.Hour, OutQueue: -1, OutQueueBytes: -1,
+		Table: table.Config{BotDelay: 0}})
+	owner := newSession(t, ts.url, "owner")
+	var sum struct {
+		ID string `json:"id"`
+	}
+	body := map[string]any{"game": "papayoo", "options": map[string]string{"rounds": "100"},
+		"bots": map[string]string{"0": "random", "1": "random", "2": "random", "3": "random"}}
+	if code := httpJSON(t, "POST", ts.url+"/api/tables", owner.Token, body, &sum); code != 200 {
+		t.Fatalf("create: %d", code)
+	}
+	ws, _, err := rawDial(t, ts.url, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ws.Write(ctx, websocket.MessageText, []byte(`{"type":"watch","table":"`+sum.ID+`"}`))
+	cancel()
+	start := time.Now()
+	for ts.s.connections.Load() > 0 {
+		if time.Since(start) > 20*time.Second {
+			t.Fatal("a socket whose writes stall is still open after 20 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if ts.s.slowKicks.Load() == 0 {
+		t.Error("the stalled write was not counted as a slow client")
+	}
+	t.Logf("dropped %v after it stopped reading", time.Since(start).Round(time.Millisecond))
+}

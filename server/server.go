@@ -220,6 +220,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	go s.purgeSessions()
+	go s.watchdog()
 	return s, nil
 }
 

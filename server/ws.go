@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -45,6 +46,8 @@ type conn struct {
 	once sync.Once
 	why  string
 	code websocket.StatusCode
+
+	writing atomic.Int64 // start of the write in progress (unix ns), 0 if none
 
 	mu     sync.Mutex
 	queue  [][]byte // waiting for the writer
@@ -202,10 +205,46 @@ func (c *conn) pinger() {
 	}
 }
 
+// write sends one message. It has no deadline of its own (a timer per
+// write costs the room's tail latency at thousands of writes a second):
+// writing records when it started, and the server's watchdog drops a
+// connection whose write has waited longer than Config.WriteTimeout.
 func (c *conn) write(b []byte) error {
-	ctx, cancel := context.WithTimeout(context.Background(), c.s.cfg.WriteTimeout)
-	defer cancel()
-	return c.ws.Write(ctx, websocket.MessageText, b)
+	c.writing.Store(time.Now().UnixNano())
+	err := c.ws.Write(context.Background(), websocket.MessageText, b)
+	c.writing.Store(0)
+	return err
+}
+
+// watchdog drops the connections whose current write has waited longer
+// than the write timeout (a peer that stopped reading), checking a few
+// times per timeout.
+func (s *Server) watchdog() {
+	every := min(time.Second, max(10*time.Millisecond, s.cfg.WriteTimeout/4))
+	tk := time.NewTicker(every)
+	defer tk.Stop()
+	var cs []*conn
+	for {
+		select {
+		case <-s.quit:
+			return
+		case <-tk.C:
+		}
+		limit := time.Now().Add(-s.cfg.WriteTimeout).UnixNano()
+		s.mu.Lock()
+		cs = cs[:0]
+		for c := range s.conns {
+			cs = append(cs, c)
+		}
+		s.mu.Unlock()
+		for _, c := range cs {
+			if w := c.writing.Load(); w != 0 && w < limit {
+				s.slowKicks.Add(1)
+				c.drop(websocket.StatusGoingAway, "too slow: a write timed out")
+			}
+		}
+		clear(cs)
+	}
 }
 
 func (c *conn) writer() {
@@ -235,14 +274,9 @@ func (c *conn) writer() {
 		}
 		for _, b := range c.take() {
 			if err := c.write(b); err != nil {
-				// A stalled peer (the write's deadline has closed the socket
-				// already) or one that has gone: only the first is slow.
-				why := "write failed: the peer has gone"
-				if errors.Is(err, context.DeadlineExceeded) {
-					c.s.slowKicks.Add(1)
-					why = "too slow: a write timed out"
-				}
-				c.drop(websocket.StatusGoingAway, why)
+				// The peer has gone, or the watchdog closed a stalled
+				// write (and counted it).
+				c.drop(websocket.StatusGoingAway, "write failed")
 				return
 			}
 		}
