@@ -119,20 +119,8 @@ func plainJSON(raw []byte) bool {
 	return true
 }
 
-// AppendString appends s as a JSON string, as encoding/json writes it:
-// printable ASCII other than the quote, the backslash and the characters
-// escaped for HTML is written as it is; anything else goes to encoding/json.
-func AppendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
+// AppendString appends s as a JSON string, as encoding/json writes it.
+func AppendString(b []byte, s string) []byte { return game.AppendJSONString(b, s) }
 
 // appendJSON appends v marshalled by encoding/json ("null" for a nil pointer).
 func appendJSON[T any](b []byte, v *T) []byte {

@@ -3,10 +3,8 @@ package papayoo
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"cardroom/game"
 )
@@ -248,20 +246,6 @@ func appendSeats(b []byte, xs []game.Seat) []byte {
 	return append(b, ']')
 }
 
-// appendString appends s as a JSON string, exactly as encoding/json writes
-// it (which it does itself for the rare strings that need escaping).
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= utf8.RuneSelf {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
 func (t *Trick) appendJSON(b []byte) []byte {
 	b = append(b, `{"leader":`...)
 	b = strconv.AppendInt(b, int64(t.Leader), 10)
@@ -274,7 +258,7 @@ func (t *Trick) appendJSON(b []byte) []byte {
 			if j > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, cardText(c))
+			b = game.AppendJSONString(b, cardText(c))
 		}
 		b = append(b, ']')
 	}
@@ -324,25 +308,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = append(b, `{"observer":`...)
 	b = strconv.AppendInt(b, int64(v.Seat), 10)
 	b = append(b, `,"options":`...)
-	if v.Options == nil {
-		b = append(b, "null"...)
-	} else {
-		keys := make([]string, 0, len(v.Options))
-		for k := range v.Options {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, k)
-			b = append(b, ':')
-			b = appendString(b, v.Options[k])
-		}
-		b = append(b, '}')
-	}
+	b = v.Options.AppendJSON(b)
 	b = append(b, `,"players":`...)
 	b = strconv.AppendInt(b, int64(v.Players), 10)
 	b = append(b, `,"hand_size":`...)
@@ -354,7 +320,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = append(b, `,"round":`...)
 	b = strconv.AppendInt(b, int64(v.Round), 10)
 	b = append(b, `,"phase":`...)
-	b = appendString(b, v.Phase)
+	b = game.AppendJSONString(b, v.Phase)
 	b = append(b, `,"dealer":`...)
 	b = strconv.AppendInt(b, int64(v.Dealer), 10)
 	b = append(b, `,"to_act":`...)
@@ -383,7 +349,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 		b = append(b, suitLetter(su))
 	}
 	b = append(b, `","papayoo":`...)
-	b = appendString(b, cardText(v.Papayoo))
+	b = game.AppendJSONString(b, cardText(v.Papayoo))
 	b = append(b, `,"trick":`...)
 	b = v.Trick.appendJSON(b)
 	b = append(b, `,"tricks":[`...)

@@ -1,9 +1,7 @@
 package pisyedili
 
 import (
-	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -398,7 +396,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = append(b, `{"observer":`...)
 	b = strconv.AppendInt(b, int64(v.Seat), 10)
 	b = append(b, `,"options":`...)
-	b = appendOptions(b, v.Options)
+	b = v.Options.AppendJSON(b)
 	b = appendIntField(b, "players", v.Players)
 	b = appendIntField(b, "round", v.Round)
 	b = appendIntField(b, "round_count", v.RoundCount)
@@ -429,7 +427,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = strconv.AppendBool(b, v.AnyFollows)
 	if c := v.Chain; c != nil {
 		b = append(b, `,"chain":{"kind":`...)
-		b = appendString(b, c.Kind.String())
+		b = game.AppendJSONString(b, c.Kind.String())
 		b = appendIntField(b, "count", c.Count)
 		b = appendIntField(b, "draw", c.Draw)
 		b = append(b, '}')
@@ -450,7 +448,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, fmtCard(c))
+		b = game.AppendJSONString(b, fmtCard(c))
 	}
 	b = append(b, `],"stock_pool":`...)
 	if v.StockPool != nil {
@@ -476,7 +474,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 	}
 	if d := v.Drawing; d != nil {
 		b = append(b, `,"drawing":{"kind":`...)
-		b = appendString(b, d.Kind.String())
+		b = game.AppendJSONString(b, d.Kind.String())
 		b = appendIntField(b, "seat", int(d.Seat))
 		b = appendIntField(b, "left", d.Left)
 		b = appendIntField(b, "owner", int(d.Owner))
@@ -557,7 +555,7 @@ func appendCards(b []byte, c Cards) []byte {
 				b = append(b, ',')
 			}
 			first = false
-			b = appendString(b, faceName[i])
+			b = game.AppendJSONString(b, faceName[i])
 		}
 	}
 	return append(b, ']')
@@ -600,42 +598,5 @@ func appendStringField(b []byte, name, s string) []byte {
 	b = append(b, ',', '"')
 	b = append(b, name...)
 	b = append(b, '"', ':')
-	return appendString(b, s)
-}
-
-// appendString writes s as a JSON string exactly as encoding/json does.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
-// appendOptions writes the options as encoding/json writes a map: keys in
-// order.
-func appendOptions(b []byte, o game.Options) []byte {
-	if o == nil {
-		return append(b, "null"...)
-	}
-	var buf [16]string
-	keys := buf[:0]
-	for k := range o {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, k)
-		b = append(b, ':')
-		b = appendString(b, o[k])
-	}
-	return append(b, '}')
+	return game.AppendJSONString(b, s)
 }

@@ -1,9 +1,7 @@
 package rum500
 
 import (
-	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -255,7 +253,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = append(b, `,"players":`...)
 	b = strconv.AppendInt(b, int64(v.Players), 10)
 	b = append(b, `,"phase":`...)
-	b = appendString(b, v.Phase)
+	b = game.AppendJSONString(b, v.Phase)
 	b = append(b, `,"to_act":[`...) // never null: [] when nobody acts
 	for i, s := range v.ToAct {
 		if i > 0 {
@@ -285,7 +283,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, `,"options":`...)
-	b = appendOptions(b, v.Options)
+	b = v.Options.AppendJSON(b)
 	b = append(b, `,"dealer":`...)
 	b = strconv.AppendInt(b, int64(v.Dealer), 10)
 	b = append(b, `,"hand":`...)
@@ -453,43 +451,6 @@ func appendHands(b []byte, hs []Hand) []byte {
 		b = appendHand(b, h)
 	}
 	return append(b, ']')
-}
-
-// appendString writes s as a JSON string, escaped as encoding/json does.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := jsonString(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
-func jsonString(s string) ([]byte, error) { return json.Marshal(s) }
-
-func appendOptions(b []byte, o game.Options) []byte {
-	if o == nil {
-		return append(b, "null"...)
-	}
-	var buf [16]string
-	keys := buf[:0]
-	for k := range o {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, k)
-		b = append(b, ':')
-		b = appendString(b, o[k])
-	}
-	return append(b, '}')
 }
 
 // String renders the view for people.
