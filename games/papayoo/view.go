@@ -224,18 +224,8 @@ func cardText(c game.Card) string {
 	return ""
 }
 
-func appendInts(b []byte, xs []int) []byte {
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, ']')
-}
-
-func appendSeats(b []byte, xs []game.Seat) []byte {
+// appendInts writes a list of integers (seats among them).
+func appendInts[T ~int](b []byte, xs []T) []byte {
 	b = append(b, '[')
 	for i, x := range xs {
 		if i > 0 {
@@ -324,7 +314,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = append(b, `,"dealer":`...)
 	b = strconv.AppendInt(b, int64(v.Dealer), 10)
 	b = append(b, `,"to_act":`...)
-	b = appendSeats(b, v.ToAct)
+	b = appendInts(b, v.ToAct)
 	b = append(b, `,"hand":`...)
 	if v.Seat < 0 {
 		b = append(b, "null"...)
@@ -381,7 +371,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 	if v.Winners == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendSeats(b, v.Winners)
+		b = appendInts(b, v.Winners)
 	}
 	return append(b, '}')
 }

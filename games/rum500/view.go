@@ -321,7 +321,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 			b = append(b, `],"stands":`...)
 			b = appendCards(b, m.Stands)
 			b = append(b, `,"owners":`...)
-			b = appendSeats(b, m.Owners)
+			b = appendInts(b, m.Owners)
 			b = append(b, `,"text":"`...)
 			b = appendMeldList(b, m.Faces(), m.Jokers, m.end())
 			b = append(b, `"}`...)
@@ -360,7 +360,7 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = append(b, `,"went_out":`...)
 	b = strconv.AppendInt(b, int64(v.WentOut), 10)
 	b = append(b, `,"winners":`...)
-	b = appendSeats(b, v.Winners)
+	b = appendInts(b, v.Winners)
 	b = append(b, `,"settlement":`...)
 	if v.Settlement == nil {
 		b = append(b, "null"...)
@@ -383,21 +383,8 @@ func (v *View) AppendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func appendInts(b []byte, xs []int) []byte {
-	if xs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, ']')
-}
-
-func appendSeats(b []byte, xs []game.Seat) []byte {
+// appendInts writes a list of integers (seats among them).
+func appendInts[T ~int](b []byte, xs []T) []byte {
 	if xs == nil {
 		return append(b, "null"...)
 	}
