@@ -305,7 +305,7 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 			writeErr(w, http.StatusNotFound, protocol.NoTable, "no table "+id)
 			return
 		}
-		sum = summaryOf(meta)
+		sum = table.SummaryOf(meta)
 	}
 	if !canSee(sum, player, r.URL.Query().Get("invite")) {
 		writeErr(w, http.StatusNotFound, protocol.NoTable, "no table "+id)
@@ -317,7 +317,6 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, sum)
 }
 
-func summaryOf(meta store.Table) *table.Summary { return table.SummaryOf(meta) }
 
 // ---- records, replay, history ----
 
@@ -345,7 +344,7 @@ func (s *Server) finishedRecord(w http.ResponseWriter, r *http.Request) (store.T
 		if sess, err := s.session(r); err == nil {
 			player = sess.Player
 		}
-		if !canSee(summaryOf(f.meta), player, r.URL.Query().Get("invite")) {
+		if !canSee(table.SummaryOf(f.meta), player, r.URL.Query().Get("invite")) {
 			writeErr(w, http.StatusNotFound, protocol.NoTable, "no table "+id)
 			return store.Table{}, nil, false
 		}
