@@ -317,7 +317,6 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, sum)
 }
 
-
 // ---- records, replay, history ----
 
 // finishedRecord returns a finished game's row and log for the record and
