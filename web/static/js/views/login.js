@@ -1,6 +1,7 @@
 // The login view: a name, then the session cookie.
 import { h, replace } from '../dom.js';
-import { t } from '../i18n.js';
+import { t, currentLang } from '../i18n.js';
+import { gameNames, gameTitle } from '../games.js';
 import { api } from '../net.js';
 import { app, showError } from '../app.js';
 
@@ -25,9 +26,16 @@ export function renderLogin(onEntered) {
     },
   },
   h('h1', {}, t('login.title')),
-  h('p', {}, t('login.intro')),
+  h('p', {}, t('login.intro', { games: gameList() })),
   h('label', { class: 'field', for: 'name' }, h('span', {}, t('login.name')), input),
   h('button', { class: 'btn', type: 'submit', 'data-testid': 'name-submit' }, t('login.enter')));
   replace(main, form);
   input.focus();
+}
+
+// gameList names every registered game as a list in the page's language
+// ("Papayoo, 500 Rum and Pis Yedili").
+function gameList() {
+  const titles = gameNames().map(gameTitle);
+  try { return new Intl.ListFormat(currentLang(), { type: 'conjunction' }).format(titles); } catch { return titles.join(', '); }
 }
