@@ -42,7 +42,9 @@ type env struct {
 	started time.Time
 }
 
-func newEnv(t *testing.T) *env {
+// newEnv starts a server and a browser; tweaks adjust the server's config
+// (e.g. fixed table seeds, to reach a known deal).
+func newEnv(t *testing.T, tweaks ...func(*server.Config)) *env {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") != "" {
@@ -57,7 +59,11 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{Store: st, Table: table.Config{Grace: 30 * time.Second}})
+	cfg := server.Config{Store: st, Table: table.Config{Grace: 30 * time.Second}}
+	for _, f := range tweaks {
+		f(&cfg)
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		st.Close()
 		t.Fatal(err)

@@ -16,7 +16,7 @@ type gameTest struct {
 	players int
 	opts    map[string]string // options for a short game
 	shotAt  int               // the move after which the table is photographed
-	limit   time.Duration     // the whole game by clicks must end within
+	limit   time.Duration     // the whole game by clicks must end within (the table paces bot moves: views/table.js)
 	shots   map[string]string // data-testid → screenshot name, when it first shows
 	// player is the game's part of pickJS: JavaScript that may use q(sel),
 	// en(sel) (enabled elements), mark(el, kind) and must return mark(…,
@@ -30,7 +30,7 @@ type gameTest struct {
 // playWholeGame.
 var gameTests = map[string]gameTest{
 	"papayoo": {
-		players: 3, opts: map[string]string{"rounds": "1"}, shotAt: 8, limit: 60 * time.Second,
+		players: 3, opts: map[string]string{"rounds": "1"}, shotAt: 8, limit: 120 * time.Second,
 		shots: map[string]string{"pass-panel": "papayoo-pass", "received": "papayoo-received"},
 		player: `
     const confirm = q('[data-testid=pass-confirm]');
@@ -43,7 +43,7 @@ var gameTests = map[string]gameTest{
     return c.length ? mark(c[0], 'move') : 'wait';`,
 	},
 	"rum500": {
-		players: 3, opts: map[string]string{"target": "60"}, shotAt: 10, limit: 100 * time.Second,
+		players: 3, opts: map[string]string{"target": "60"}, shotAt: 10, limit: 200 * time.Second,
 		shots: map[string]string{"take-offer": "rum500-take-offer"},
 		player: `
     const opt = en('[data-testid=take-option]');
@@ -66,7 +66,7 @@ var gameTests = map[string]gameTest{
     return cards.length ? mark(cards[cards.length - 1], 'local') : 'wait';`,
 	},
 	"pisyedili": {
-		players: 3, opts: map[string]string{"hands": "1"}, shotAt: 6, limit: 120 * time.Second,
+		players: 3, opts: map[string]string{"hands": "1"}, shotAt: 6, limit: 240 * time.Second,
 		shots: map[string]string{"suit-picker": "pisyedili-jack", "chain": "pisyedili-chain", "opening": "pisyedili-opening"},
 		player: `
     const suit = en('[data-testid=suit-picker] button[data-testid^=suit-]');

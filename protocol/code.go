@@ -37,6 +37,19 @@ const (
 	Internal     Code = "internal"      // a server fault; nothing was applied
 	NotFinished  Code = "not_finished"  // HTTP: a record or replay of a game still going on
 	ShuttingDown Code = "shutting_down" // HTTP: GET /ws refused while the server stops
+	RatedTable   Code = "rated_table"   // not allowed at a rated table (hints; docs/ratings.md)
+
+	// Accounts (docs/accounts.md; HTTP only).
+	NameTaken           Code = "name_taken"            // an account holds this name or one that looks like it
+	BadPassword         Code = "bad_password"          // a new password outside the length bounds
+	BadCredentials      Code = "bad_credentials"       // login: wrong name or password
+	WrongPassword       Code = "wrong_password"        // password change: the current password is wrong
+	LoginLimitedAccount Code = "login_limited_account" // too many failed logins for this account: wait
+	LoginLimitedAddress Code = "login_limited_address" // too many failed logins from this address: wait
+	HasAccount          Code = "has_account"           // claim by a player who already has an account
+	NoAccount           Code = "no_account"            // an account action by a guest
+	NoSession           Code = "no_session"            // revoke: no such session of the caller
+	AccountNeeded       Code = "account_needed"        // a rated table, created or joined by a guest
 )
 
 // codes holds every code with its HTTP status. The status of a code that a
@@ -74,6 +87,17 @@ var codes = []struct {
 	{Internal, http.StatusInternalServerError},
 	{NotFinished, http.StatusConflict},
 	{ShuttingDown, http.StatusServiceUnavailable},
+	{RatedTable, http.StatusBadRequest},
+	{NameTaken, http.StatusConflict},
+	{BadPassword, http.StatusBadRequest},
+	{BadCredentials, http.StatusUnauthorized},
+	{WrongPassword, http.StatusForbidden},
+	{LoginLimitedAccount, http.StatusTooManyRequests},
+	{LoginLimitedAddress, http.StatusTooManyRequests},
+	{HasAccount, http.StatusConflict},
+	{NoAccount, http.StatusNotFound},
+	{NoSession, http.StatusNotFound},
+	{AccountNeeded, http.StatusForbidden},
 }
 
 // Codes returns every error code, in the order of docs/protocol.md.

@@ -27,6 +27,8 @@ type request struct {
 	ClockMS   int               `json:"clock_ms"`
 	BotLevel  string            `json:"bot_level"`
 	Bots      map[string]string `json:"bots"`
+	Rated     bool              `json:"rated"`
+	WhenEmpty string            `json:"when_empty"`
 }
 
 // ClientTypes lists the types of the client messages.
@@ -123,7 +125,7 @@ func (m *request) typed() ClientMsg {
 		return &LobbyReq{Type: m.Type, ID: m.ID, Subscribe: m.Subscribe}
 	case TypeCreate:
 		return &CreateReq{Type: m.Type, ID: m.ID, Game: m.Game, Options: m.Options, Private: m.Private, ClockMS: m.ClockMS,
-			BotLevel: m.BotLevel, Seat: m.Seat, Bots: m.Bots}
+			BotLevel: m.BotLevel, Seat: m.Seat, Bots: m.Bots, Rated: m.Rated, WhenEmpty: m.WhenEmpty}
 	case TypeJoin:
 		return &JoinReq{Type: m.Type, ID: m.ID, Table: m.Table, Seat: m.Seat, Invite: m.Invite}
 	case TypeLeave:

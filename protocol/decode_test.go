@@ -168,7 +168,7 @@ func TestServerMessages(t *testing.T) {
 // it, and nothing for another message.
 func TestDecodeStateHead(t *testing.T) {
 	m := benchState()
-	h, err := DecodeStateHead(handState(m))
+	h, err := DecodeStateHead(handState(testState{StateMsg: m}))
 	if err != nil || h.Seq != m.Seq || h.Seat != m.Seat || h.Status != m.Status || h.Table != m.Table ||
 		!slices.Equal(h.Legal, m.Legal) || h.LegalCount != m.LegalCount || !slices.Equal(h.ToAct, m.ToAct) {
 		t.Errorf("head %+v %v", h, err)

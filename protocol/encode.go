@@ -78,14 +78,31 @@ func AppendStateCommon(b []byte, gameName string, options []byte, clock *Clock, 
 
 // AppendStateEnd completes a state message whose head b holds
 // (AppendStateHead): common from AppendStateCommon (shared by every
-// observer of a broadcast), then view, the engine's view as JSON ("null"
-// before the start), last so that a client may stop reading before it.
-func AppendStateEnd(b, common, view []byte) []byte {
+// observer of a broadcast), then history (AppendHistory; nil or empty: the
+// message has none), then view, the engine's view as JSON ("null" before
+// the start), last so that a client may stop reading before it.
+func AppendStateEnd(b, common, history, view []byte) []byte {
 	b = append(b, ',')
 	b = append(b, common[1:len(common)-1]...)
+	if len(history) > 0 {
+		b = append(b, `,"history":`...)
+		b = append(b, history...)
+	}
 	b = append(b, `,"view":`...)
 	b = append(b, view...)
 	return append(b, '}')
+}
+
+// AppendHistory writes a MoveHistory whose entries are already written:
+// entries is their JSON objects (game.Entry.AppendJSON) separated by
+// commas, so a table keeps its history encoded once and slices it for each
+// message.
+func AppendHistory(b []byte, from int, entries []byte) []byte {
+	b = append(b, `{"from":`...)
+	b = strconv.AppendInt(b, int64(from), 10)
+	b = append(b, `,"entries":[`...)
+	b = append(b, entries...)
+	return append(b, "]}"...)
 }
 
 // AppendAck writes an AckMsg.

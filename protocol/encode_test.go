@@ -16,16 +16,67 @@ var oddStrings = []string{"", "play 10S", `a"b`, `a\b`, "a<b>&", "é", "\u2028",
 
 // handState writes m the way the table does: the head, the shared part,
 // the view.
-func handState(m *StateMsg) []byte {
+func handState(m testState) []byte {
 	opts, _ := json.Marshal(m.Options)
 	seats, _ := json.Marshal(m.Seats)
 	common := AppendStateCommon(nil, m.Game, opts, m.Clock, seats, m.Result, m.ServerTimeMS)
 	legal := AppendLegal(nil, m.Legal...)
 	b := AppendStateHead(nil, m.Table, m.Seq, m.Status, m.Seat, m.ToAct, legal, m.LegalCount)
-	return AppendStateEnd(b, common, m.View)
+	b = AppendPick(b, m.Pick)
+	var hist []byte
+	if m.History != nil {
+		hist = AppendHistory(nil, m.History.From, m.histJSON)
+	}
+	return AppendStateEnd(b, common, hist, m.View)
 }
 
-func randomState(rng *rand.Rand) *StateMsg {
+// testState is a state message with its history entries also written by
+// hand (game.Entry.AppendJSON), as the table keeps them.
+type testState struct {
+	*StateMsg
+	histJSON []byte
+}
+
+// randomEntry is a history entry with every field random, empty or zero.
+func randomEntry(rng *rand.Rand) game.Entry {
+	cards := func() []game.Card {
+		if rng.IntN(3) == 0 {
+			return nil
+		}
+		cs := []game.Card{}
+		for range rng.IntN(4) {
+			cs = append(cs, game.Standard.Card(rng.IntN(53)))
+		}
+		return cs
+	}
+	kinds := []game.Kind{game.KindPlay, game.KindTrick, game.KindMeld, game.KindHand, "odd<kind>", "é"}
+	e := game.Entry{Seat: game.Seat(rng.IntN(6) - 1), Kind: kinds[rng.IntN(len(kinds))], Cards: cards(), As: cards(),
+		Count: rng.IntN(3), Points: rng.IntN(5) - 2, Meld: rng.IntN(3), To: game.Seat(rng.IntN(4)), HasTo: rng.IntN(2) == 0,
+		Suit: game.Suit(rng.IntN(4)), HasSuit: rng.IntN(2) == 0}
+	if rng.IntN(2) == 0 {
+		e.Why = []game.Why{game.WhySeven, game.WhyEnd, `a"b`}[rng.IntN(3)]
+	}
+	if rng.IntN(2) == 0 {
+		e.By = []game.By{game.ByAway, game.ByTimeout}[rng.IntN(2)]
+	}
+	if rng.IntN(2) == 0 {
+		for range rng.IntN(3) {
+			e.Scores = append(e.Scores, rng.IntN(200)-50)
+		}
+	}
+	if rng.IntN(2) == 0 {
+		for range rng.IntN(4) {
+			h := cards()
+			if h == nil {
+				h = []game.Card{}
+			}
+			e.Hands = append(e.Hands, h)
+		}
+	}
+	return e
+}
+
+func randomState(rng *rand.Rand) testState {
 	pick := func() string { return oddStrings[rng.IntN(len(oddStrings))] }
 	m := &StateMsg{Table: pick(), Seq: rng.IntN(1000), Status: TableStatus(pick()), Seat: game.Seat(rng.IntN(6) - 1),
 		ToAct: []game.Seat{}, Legal: []string{}, Game: pick(), Options: game.Options{},
@@ -37,6 +88,12 @@ func randomState(rng *rand.Rand) *StateMsg {
 		m.Legal = append(m.Legal, pick())
 	}
 	m.LegalCount = len(m.Legal) + rng.IntN(3)
+	if rng.IntN(3) == 0 {
+		m.Pick = &Pick{Verb: pick(), N: rng.IntN(6), From: []string{}}
+		for range rng.IntN(4) {
+			m.Pick.From = append(m.Pick.From, pick())
+		}
+	}
 	for range rng.IntN(3) {
 		m.Options[pick()] = pick()
 	}
@@ -53,7 +110,19 @@ func randomState(rng *rand.Rand) *StateMsg {
 		v, _ := json.Marshal(map[string]any{"hand": []string{pick(), pick()}, "observer": m.Seat})
 		m.View = v
 	}
-	return m
+	ts := testState{StateMsg: m}
+	if rng.IntN(2) == 0 {
+		m.History = &MoveHistory{From: rng.IntN(50), Entries: []HistoryEntry{}}
+		for i := range rng.IntN(5) {
+			if i > 0 {
+				ts.histJSON = append(ts.histJSON, ',')
+			}
+			e := randomEntry(rng)
+			ts.histJSON = e.AppendJSON(ts.histJSON, game.Standard)
+			m.History.Entries = append(m.History.Entries, EntryOf(&e, game.Standard))
+		}
+	}
+	return ts
 }
 
 // TestHandWrittenJSON: the hand-written state, ack and lobby messages are
@@ -64,7 +133,7 @@ func TestHandWrittenJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range 2000 {
 		m := randomState(rng)
-		want, err := json.Marshal(m)
+		want, err := json.Marshal(m.StateMsg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +198,7 @@ func BenchmarkState(b *testing.B) {
 			for seat := game.Spectator; seat < 4; seat++ {
 				out := make([]byte, 0, 128+len(m.Table)+len(legal)+len(common)+len(m.View))
 				out = AppendStateHead(out, m.Table, m.Seq, m.Status, seat, m.ToAct, legal, m.LegalCount)
-				out = AppendStateEnd(out, common, m.View)
+				out = AppendStateEnd(out, common, nil, m.View)
 				_ = out
 			}
 		}

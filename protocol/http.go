@@ -65,6 +65,9 @@ type HistoryItem struct {
 	Result   string      `json:"result"`
 	Won      bool        `json:"won"`
 	Seats    []string    `json:"seats"` // the names at each seat
+	// Options are the table's options (as in its summary), so that a list
+	// of games can say "target 150" without asking for each table.
+	Options game.Options `json:"options,omitempty"`
 }
 
 // OK answers requests that return nothing else (POST /api/logout).

@@ -109,7 +109,23 @@ type CreateReq struct {
 	Seat     *game.Seat        `json:"seat,omitempty"`
 	Bots     map[string]string `json:"bots,omitempty"`
 	Level    string            `json:"level,omitempty"` // quick play only
+	// WhenEmpty is what the table does once every human has been gone
+	// for the grace period and only bots are left: WhenEmptyPause (the
+	// default) or WhenEmptyEnd.
+	WhenEmpty string `json:"when_empty,omitempty"`
+	// Rated asks for a rated table (docs/ratings.md): the game's default
+	// options, no hints, the ratings updated at the end.
+	Rated bool `json:"rated,omitempty"`
 }
+
+// The values of CreateReq.WhenEmpty.
+const (
+	// WhenEmptyPause: the bots stop and the table waits, listed as
+	// paused, until a seated human comes back.
+	WhenEmptyPause = "pause"
+	// WhenEmptyEnd: the game ends unfinished (finished, result "*").
+	WhenEmptyEnd = "end"
+)
 
 // JoinReq takes a seat (Seat absent or -1: the first free one).
 type JoinReq struct {
@@ -192,6 +208,9 @@ type WelcomeMsg struct {
 	Name    string    `json:"name"`
 	Limits  Limits    `json:"limits"`
 	Seats   []SeatRef `json:"seats"`
+	// PublicURL is the room's public address (-public-url), on which
+	// clients build invite links; absent: the page's own address.
+	PublicURL string `json:"public_url,omitempty"`
 }
 
 // Limits are the connection's limits in force.
@@ -221,13 +240,86 @@ type StateMsg struct {
 	ToAct        []game.Seat     `json:"to_act"`
 	Legal        []string        `json:"legal"`
 	LegalCount   int             `json:"legal_count"`
+	Pick         *Pick           `json:"pick,omitempty"` // the legal moves described, when too many to list
 	Game         string          `json:"game"`
 	Options      game.Options    `json:"options"`
 	Clock        *Clock          `json:"clock"`
 	Seats        []SeatInfo      `json:"seats"`
 	Result       *game.Result    `json:"result"`
 	ServerTimeMS int64           `json:"server_time_ms"`
+	History      *MoveHistory    `json:"history,omitempty"`
 	View         json.RawMessage `json:"view"`
+}
+
+// MoveHistory is the history part of a state message (docs/protocol.md,
+// "The move history"): Entries are the table's history entries From, From+1, … of
+// the current game. The first state a subscriber receives carries the
+// whole history (its last MaxHistory entries); each later broadcast the
+// entries added since the previous one, or no history when none were.
+type MoveHistory struct {
+	From    int            `json:"from"`
+	Entries []HistoryEntry `json:"entries"`
+}
+
+// MaxHistory is the most history entries a state message carries: a
+// longer history starts its first message at From > 0.
+const MaxHistory = 1000
+
+// HistoryEntry is one history entry on the wire: game.Entry with its cards
+// in the game's notation (the server writes it by hand, game.Entry's
+// AppendJSON, byte for byte as encoding/json writes this type). Every field
+// but seat and kind is omitted when empty; To, Suit and Meld are pointers
+// because seat 0, spades and 0 are values, not absences.
+type HistoryEntry struct {
+	Seat   game.Seat  `json:"seat"`
+	Kind   string     `json:"kind"`
+	Cards  []string   `json:"cards,omitempty"`
+	Count  int        `json:"count,omitempty"`
+	Points int        `json:"points,omitempty"`
+	Scores []int      `json:"scores,omitempty"`
+	Hands  [][]string `json:"hands,omitempty"`
+	To     *game.Seat `json:"to,omitempty"`
+	Suit   string     `json:"suit,omitempty"`
+	Why    string     `json:"why,omitempty"`
+	Meld   int        `json:"meld,omitempty"`
+	As     []string   `json:"as,omitempty"`
+	By     string     `json:"by,omitempty"`
+}
+
+// EntryOf is e as it goes on the wire, its cards written in d's notation.
+func EntryOf(e *game.Entry, d game.Deck) HistoryEntry {
+	texts := func(cs []game.Card) []string {
+		if len(cs) == 0 {
+			return nil
+		}
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			out[i] = d.Format(c)
+		}
+		return out
+	}
+	w := HistoryEntry{Seat: e.Seat, Kind: string(e.Kind), Cards: texts(e.Cards), Count: e.Count, Points: e.Points,
+		Scores: e.Scores, Why: string(e.Why), Meld: e.Meld, As: texts(e.As), By: string(e.By)}
+	if len(e.Scores) == 0 {
+		w.Scores = nil
+	}
+	if len(e.Hands) > 0 {
+		w.Hands = make([][]string, len(e.Hands))
+		for i, h := range e.Hands {
+			w.Hands[i] = texts(h)
+			if h != nil && w.Hands[i] == nil {
+				w.Hands[i] = []string{}
+			}
+		}
+	}
+	if e.HasTo {
+		to := e.To
+		w.To = &to
+	}
+	if e.HasSuit {
+		w.Suit = e.Suit.String()
+	}
+	return w
 }
 
 // StateHead is the per-observer part of StateMsg, its first fields. A
@@ -264,13 +356,16 @@ type Clock struct {
 }
 
 // TableStatus is where a table stands: open (seats are filled), playing,
-// finished, or closed (it expired open).
+// paused (playing, but every human has gone and the bots wait: in table
+// summaries only; stored and in state messages it is playing), finished,
+// or closed (it expired open).
 type TableStatus string
 
 // The table statuses.
 const (
 	StatusOpen     TableStatus = "open"
 	StatusPlaying  TableStatus = "playing"
+	StatusPaused   TableStatus = "paused"
 	StatusFinished TableStatus = "finished"
 	StatusClosed   TableStatus = "closed"
 )
@@ -314,6 +409,10 @@ type Summary struct {
 	Free     int          `json:"free"`
 	Seq      int          `json:"seq"`
 	Invite   string       `json:"invite,omitempty"`
+	// WhenEmpty is the table's when_empty choice (absent: the default,
+	// pause).
+	WhenEmpty string `json:"when_empty,omitempty"`
+	Rated     bool   `json:"rated"` // a rated table (docs/ratings.md)
 }
 
 // Public returns the summary without the invite code.

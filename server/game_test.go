@@ -99,18 +99,21 @@ func TestFullGames(t *testing.T) {
 			}
 
 			// The leak sweep: every state message carries exactly the engine's
-			// view for its observer at its step, and no card outside it.
+			// view for its observer at its step, and no card outside it; its
+			// history entries are the engine's entries of their steps and
+			// name no card outside the reader's view at that step.
+			hist := historyOf(t, eng, rec)
 			checked := 0
 			for _, c := range []*client{alice, bob, carol} {
 				c.mu.Lock()
 				all := append([][]byte(nil), c.all...)
 				c.mu.Unlock()
 				for _, b := range all {
-					checked += sweep(t.Errorf, eng.Deck(), c.sess.Name, b, views)
+					checked += sweep(t.Errorf, eng.Deck(), c.sess.Name, b, views, hist)
 				}
 			}
-			if checked < 20 {
-				t.Errorf("leak sweep checked only %d state messages", checked)
+			if checked < 20 || hist.checked < len(hist.entries) {
+				t.Errorf("leak sweep checked only %d state messages and %d of %d history entries", checked, hist.checked, len(hist.entries))
 			}
 
 			// Replay view endpoint.
@@ -156,16 +159,92 @@ func waitOrFail(t *testing.T, wg *sync.WaitGroup, d time.Duration) {
 	}
 }
 
+// gameHistory is a game's history as the engine describes it from its
+// record: each entry's JSON without its stand-in mark, and the step
+// (record entries applied) that produced it.
+type gameHistory struct {
+	entries []string
+	seqs    []int
+	checked int // entries the sweep has found in messages
+}
+
+// historyOf describes every step of a record with the engine's Historian.
+func historyOf(t *testing.T, eng game.Engine, rec *record.Record) *gameHistory {
+	t.Helper()
+	h := &gameHistory{}
+	hi, ok := eng.(game.Historian)
+	if !ok {
+		return h
+	}
+	st, err := rec.Start(eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf []game.Entry
+	for i, e := range rec.Entries {
+		before := st.Clone()
+		if err := record.Step(st, e); err != nil {
+			t.Fatalf("record entry %d: %v", i, err)
+		}
+		if e.Chance {
+			buf = hi.AppendChance(buf[:0], before, st)
+		} else {
+			m, _ := st.ParseMove(e.Text)
+			buf = hi.AppendMove(buf[:0], before, st, e.Seat, m, "")
+		}
+		for j := range buf {
+			h.entries = append(h.entries, string(buf[j].AppendJSON(nil, eng.Deck())))
+			h.seqs = append(h.seqs, i+1)
+		}
+	}
+	return h
+}
+
 // sweep checks one message received by a client; it returns 1 if it was a
 // state message with a view.
-func sweep(errorf func(string, ...any), deck game.Deck, who string, b []byte, views map[int]map[int]string) int {
+func sweep(errorf func(string, ...any), deck game.Deck, who string, b []byte, views map[int]map[int]string, hist *gameHistory) int {
 	var m struct {
-		Type string          `json:"type"`
-		Seq  int             `json:"seq"`
-		Seat int             `json:"seat"`
-		View json.RawMessage `json:"view"`
+		Type    string          `json:"type"`
+		Seq     int             `json:"seq"`
+		Seat    int             `json:"seat"`
+		View    json.RawMessage `json:"view"`
+		History *struct {
+			From    int               `json:"from"`
+			Entries []json.RawMessage `json:"entries"`
+		} `json:"history"`
 	}
 	json.Unmarshal(b, &m)
+	if m.History != nil {
+		// Each entry against the reader's view at the entry's own step;
+		// the rest of the message against the current view.
+		for i, raw := range m.History.Entries {
+			idx := m.History.From + i
+			if idx < 0 || idx >= len(hist.entries) || hist.seqs[idx] > m.Seq {
+				errorf("%s: history entry %d at seq %d: no such entry in the game so far: %s", who, idx, m.Seq, raw)
+				continue
+			}
+			var e map[string]any
+			json.Unmarshal(raw, &e)
+			delete(e, "by") // the running table's mark, not in the record
+			unmarked, _ := json.Marshal(e)
+			var want map[string]any
+			json.Unmarshal([]byte(hist.entries[idx]), &want)
+			if w, _ := json.Marshal(want); string(unmarked) != string(w) {
+				errorf("%s: history entry %d is not the engine's entry of its step:\n got %s\nwant %s", who, idx, raw, hist.entries[idx])
+			}
+			seen := cardSet(deck, views[hist.seqs[idx]][m.Seat])
+			for c := range cardSet(deck, string(raw)) {
+				if !seen[c] {
+					errorf("LEAK: %s got card %s in history entry %d, outside its view at that step: %s", who, c, idx, raw)
+				}
+			}
+			hist.checked = max(hist.checked, idx+1)
+		}
+		var rest map[string]json.RawMessage
+		json.Unmarshal(b, &rest)
+		delete(rest, "history")
+		b, _ = json.Marshal(rest)
+	}
 	allowed := ""
 	switch m.Type {
 	case "state":
@@ -226,19 +305,41 @@ func TestSweepDetectsLeak(t *testing.T) {
 	views := map[int]map[int]string{3: {0: `{"hand":["1S","7H"]}`}}
 	var got []string
 	report := func(f string, a ...any) { got = append(got, fmt.Sprintf(f, a...)) }
+	hist := &gameHistory{}
 	ok := `{"type":"state","seq":3,"seat":0,"legal":["play 1S"],"view":{"hand":["1S","7H"]}}`
-	if n := sweep(report, eng.Deck(), "x", []byte(ok), views); n != 1 || len(got) != 0 {
+	if n := sweep(report, eng.Deck(), "x", []byte(ok), views, hist); n != 1 || len(got) != 0 {
 		t.Fatalf("clean message: n=%d problems %v", n, got)
 	}
 	leak := `{"type":"state","seq":3,"seat":0,"legal":["play 20P"],"view":{"hand":["1S","7H"]}}`
-	sweep(report, eng.Deck(), "x", []byte(leak), views)
+	sweep(report, eng.Deck(), "x", []byte(leak), views, hist)
 	if len(got) != 1 || !strings.Contains(got[0], "20P") {
 		t.Errorf("leaked 20P not flagged: %v", got)
 	}
 	got = nil
 	wrong := `{"type":"state","seq":3,"seat":0,"view":{"hand":["1S"]}}`
-	sweep(report, eng.Deck(), "x", []byte(wrong), views)
+	sweep(report, eng.Deck(), "x", []byte(wrong), views, hist)
 	if len(got) == 0 {
 		t.Error("a view that differs from the engine's was not flagged")
+	}
+
+	// History entries: each is checked against the view of its own step
+	// (a card seen then may be gone from the view now), must be the
+	// engine's entry, and may not name a card the reader did not see.
+	views[2] = map[int]string{0: `{"hand":["1S","7H"],"trick":["9C"]}`}
+	hist = &gameHistory{entries: []string{`{"seat":1,"kind":"play","cards":["9C"]}`, `{"seat":1,"kind":"pass","count":5,"to":2}`}, seqs: []int{2, 3}}
+	for _, tc := range []struct {
+		name, history, flag string
+	}{
+		{"clean, with a stand-in mark", `{"from":0,"entries":[{"seat":1,"kind":"play","cards":["9C"],"by":"timeout"},{"seat":1,"kind":"pass","count":5,"to":2}]}`, ""},
+		{"a passed card named", `{"from":1,"entries":[{"seat":1,"kind":"pass","cards":["20P"],"count":5,"to":2}]}`, "20P"},
+		{"a card of another step", `{"from":0,"entries":[{"seat":1,"kind":"play","cards":["7H"]}]}`, "not the engine's"},
+		{"an entry of a later step", `{"from":2,"entries":[{"seat":1,"kind":"play","cards":["9C"]}]}`, "no such entry"},
+	} {
+		got = nil
+		msg := `{"type":"state","seq":3,"seat":0,"history":` + tc.history + `,"view":{"hand":["1S","7H"]}}`
+		sweep(report, eng.Deck(), "x", []byte(msg), views, hist)
+		if tc.flag == "" && len(got) != 0 || tc.flag != "" && !strings.Contains(strings.Join(got, "\n"), tc.flag) {
+			t.Errorf("%s: problems %v, want one with %q", tc.name, got, tc.flag)
+		}
 	}
 }

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"fmt"
 	"io/fs"
+	"log/slog"
 	"math"
 	"net"
 	"net/http"
@@ -56,6 +58,10 @@ type guard struct {
 	maxConns int // 0: unlimited
 	api      *limiter
 	sessions *limiter
+	// trusted are the reverse proxies whose X-Forwarded-For is believed
+	// (Config.TrustedProxies); empty: none, the peer is the client.
+	trusted []netip.Prefix
+	log     *slog.Logger
 
 	connsRefused atomic.Int64
 	limited      atomic.Int64
@@ -92,7 +98,10 @@ func (c *Config) guardDefaults() {
 }
 
 func newGuard(c Config) *guard {
-	g := &guard{maxConns: max(c.MaxConnsPerIP, 0)}
+	g := &guard{maxConns: max(c.MaxConnsPerIP, 0), trusted: c.TrustedProxies, log: c.Log}
+	if g.log == nil {
+		g.log = slog.Default()
+	}
 	if c.HTTPRate > 0 && c.HTTPBurst > 0 {
 		g.api = newLimiter(c.HTTPRate, max(c.HTTPBurst, 1))
 	}
@@ -127,23 +136,122 @@ func clearDeadlines(w http.ResponseWriter) {
 
 // addrKey is the key of a client address for the per-address limits: the
 // IPv4 address, or the /64 of an IPv6 address (one host commonly has a
-// whole /64 to pick addresses from). The server trusts no proxy header:
-// behind a reverse proxy every client has the proxy's address, so set the
-// limits off (-1 in Config, 0 on the command line) and limit in the proxy.
+// whole /64 to pick addresses from). remote is the peer's address, or the
+// client's as clientAddr found it behind a trusted proxy.
 func addrKey(remote string) string {
-	ap, err := netip.ParseAddrPort(remote)
-	var a netip.Addr
-	if err == nil {
-		a = ap.Addr()
-	} else if a, err = netip.ParseAddr(remote); err != nil {
+	a, ok := parseHostAddr(remote)
+	if !ok {
 		return remote // not an IP (a pipe, a test): one key per string
 	}
-	a = a.Unmap().WithZone("")
 	if a.Is6() {
 		p, _ := a.Prefix(64)
 		return p.String()
 	}
 	return a.String()
+}
+
+// parseHostAddr reads an address with or without a port ("1.2.3.4",
+// "1.2.3.4:80", "[::1]:80", "::1", "[::1]"), unmapped and without zone.
+func parseHostAddr(s string) (netip.Addr, bool) {
+	s = strings.TrimSpace(s)
+	var a netip.Addr
+	if ap, err := netip.ParseAddrPort(s); err == nil {
+		a = ap.Addr()
+	} else if a, err = netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")); err != nil {
+		return netip.Addr{}, false
+	}
+	return a.Unmap().WithZone(""), true
+}
+
+// ---- client addresses behind a reverse proxy ----
+
+// maxForwardedHops bounds the X-Forwarded-For entries read: a chain of
+// proxies longer than this is not a deployment, and the header's length is
+// the client's to choose (up to MaxHeaderBytes).
+const maxForwardedHops = 32
+
+// ParseTrustedProxies reads -trusted-proxies: a comma-separated list of
+// CIDR prefixes or single addresses ("127.0.0.1, 10.0.0.0/8, ::1"). An
+// empty list trusts nobody (the default).
+func ParseTrustedProxies(list string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for f := range strings.SplitSeq(list, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if len(out) == 1024 {
+			return nil, fmt.Errorf("trusted-proxies: more than 1024 entries")
+		}
+		if strings.Contains(f, "/") {
+			p, err := netip.ParsePrefix(f)
+			if err != nil {
+				return nil, fmt.Errorf("trusted-proxies: %q is not a CIDR prefix (like 10.0.0.0/8): %v", f, err)
+			}
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("trusted-proxies: %q is not an address or a CIDR prefix", f)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
+}
+
+// isTrusted reports whether a is one of the trusted proxies.
+func (g *guard) isTrusted(a netip.Addr) bool {
+	for _, p := range g.trusted {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// clientAddr is the address of the client of r, for the per-address limits
+// and the logs. Without trusted proxies (the default) it is the peer's
+// address: any X-Forwarded-For is the client's own claim and is ignored.
+// When the peer is a trusted proxy, the header is read from the right:
+// each proxy appends the address it was connected from, so the rightmost
+// entry that is not itself a trusted proxy is the client, and everything
+// left of it may be forged by that client. An entry that is not an
+// address stops the walk at the last proxy read; a request from a trusted
+// proxy without the header is the proxy's own.
+func (g *guard) clientAddr(r *http.Request) string {
+	if len(g.trusted) == 0 {
+		return r.RemoteAddr
+	}
+	peer, ok := parseHostAddr(r.RemoteAddr)
+	if !ok || !g.isTrusted(peer) {
+		return r.RemoteAddr
+	}
+	var hops []string
+	for _, h := range r.Header.Values("X-Forwarded-For") {
+		for f := range strings.SplitSeq(h, ",") {
+			if f = strings.TrimSpace(f); f == "" {
+				continue // "a,,b": no hop there
+			}
+			hops = append(hops, f)
+			if len(hops) > 4*maxForwardedHops {
+				hops = hops[len(hops)-maxForwardedHops:]
+			}
+		}
+	}
+	client := peer
+	for i, n := len(hops)-1, 0; i >= 0 && n < maxForwardedHops; i, n = i-1, n+1 {
+		a, ok := parseHostAddr(hops[i])
+		if !ok {
+			break
+		}
+		client = a
+		if !g.isTrusted(a) {
+			break
+		}
+	}
+	return client.String()
 }
 
 // ---- connections per address ----
@@ -173,6 +281,13 @@ func (l *capListener) Accept() (net.Conn, error) {
 		c, err := l.Listener.Accept()
 		if err != nil {
 			return nil, err
+		}
+		if len(l.g.trusted) > 0 {
+			// A trusted proxy carries every client's connections: capping
+			// it would cap the whole room (the proxy limits per client).
+			if a, ok := parseHostAddr(c.RemoteAddr().String()); ok && l.g.isTrusted(a) {
+				return c, nil
+			}
 		}
 		key := addrKey(c.RemoteAddr().String())
 		l.mu.Lock()
@@ -237,8 +352,9 @@ func (c *capConn) CloseWrite() error {
 
 // rateLimited answers 429 with the error shape of writeErr and the seconds
 // to wait in Retry-After.
-func (g *guard) rateLimited(w http.ResponseWriter, retry time.Duration, msg string) {
+func (g *guard) rateLimited(w http.ResponseWriter, r *http.Request, retry time.Duration, msg string) {
 	g.limited.Add(1)
+	g.log.Debug("rate limited", "addr", g.clientAddr(r), "path", r.URL.Path)
 	w.Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(max(retry.Seconds(), 1))), 10))
 	writeErr(w, http.StatusTooManyRequests, protocol.RateLimited, msg)
 }
@@ -251,9 +367,9 @@ func (g *guard) allowSession(w http.ResponseWriter, r *http.Request) bool {
 	if g.sessions == nil {
 		return true
 	}
-	ok, retry := g.sessions.allow(addrKey(r.RemoteAddr))
+	ok, retry := g.sessions.allow(addrKey(g.clientAddr(r)))
 	if !ok {
-		g.rateLimited(w, retry, "too many new sessions from your address: keep your session token, or try again later")
+		g.rateLimited(w, r, retry, "too many new sessions from your address: keep your session token, or try again later")
 	}
 	return ok
 }
@@ -276,8 +392,8 @@ func (s *Server) protect(next http.Handler) http.Handler {
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		if g.api != nil && strings.HasPrefix(r.URL.Path, "/api/") {
-			if ok, retry := g.api.allow(addrKey(r.RemoteAddr)); !ok {
-				g.rateLimited(w, retry, "too many requests from your address: slow down")
+			if ok, retry := g.api.allow(addrKey(g.clientAddr(r))); !ok {
+				g.rateLimited(w, r, retry, "too many requests from your address: slow down")
 				return
 			}
 		}

@@ -46,6 +46,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /healthz", s.handleHealth)
 	m.HandleFunc("GET /metrics", s.handleMetrics)
 	m.HandleFunc("GET /ws", s.handleWS)
+	s.accountRoutes(m) // accounts.go
+	s.ratingRoutes(m)  // ratings.go
 	m.Handle("GET /", noDirListing(s.cfg.Assets))
 	// Every answer, the mux's own 404 and 405 included, goes through
 	// protect (guard.go): hardening headers and the per-address API rate.
@@ -115,6 +117,9 @@ func (s *Server) NewSession(ctx context.Context, name string) (string, store.Ses
 	n, err := validName(name)
 	if err != nil {
 		return "", store.Session{}, errBadName{err}
+	}
+	if err := s.checkGuestName(ctx, n); err != nil {
+		return "", store.Session{}, err
 	}
 	b := make([]byte, 32)
 	rand.Read(b)
@@ -202,6 +207,10 @@ func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
 	var bad errBadName
 	if errors.As(err, &bad) {
 		writeErr(w, http.StatusBadRequest, protocol.BadRequest, err.Error())
+		return
+	}
+	if errors.Is(err, errNameTaken) {
+		writeErr(w, http.StatusConflict, protocol.NameTaken, err.Error())
 		return
 	}
 	if err != nil {
@@ -429,6 +438,11 @@ func (s *Server) history(ctx context.Context, player string, finishedOnly bool) 
 			continue
 		}
 		it := protocol.HistoryItem{ID: t.ID, Game: t.Game, Seat: -1, Status: t.Status, Created: t.Created, Finished: t.Finished, Result: t.Result}
+		// Stored as the engine wrote them (game.Options.String), so they
+		// parse; a row that does not keeps its other fields.
+		if o, err := game.ParseOptions(t.Options); err == nil && len(o) > 0 {
+			it.Options = o
+		}
 		for i, st := range t.Seats {
 			it.Seats = append(it.Seats, st.Name)
 			if st.Player == player && it.Seat < 0 {
@@ -521,6 +535,8 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	}
 	metric("cardroom_tables_quarantined", "gauge", "Unfinished tables that could not be restored at start (see /healthz, cardroom doctor).", len(s.quarantine))
 	metric("cardroom_tables_expired_total", "counter", "Open tables closed because nobody joined in time.", m.Expired.Load())
+	metric("cardroom_tables_paused", "gauge", "Tables in progress whose bots wait because every human has left.", m.Paused.Load())
+	metric("cardroom_tables_abandoned_total", "counter", "Games ended unfinished because every human had left (when_empty end).", m.Abandoned.Load())
 	metric("cardroom_queued_bytes", "gauge", "Bytes waiting in the connections' outgoing queues.", s.queuedBytes.Load())
 	metric("cardroom_slow_disconnects_total", "counter", "Connections dropped for not reading (queue full or write timeout).", s.slowKicks.Load())
 	metric("cardroom_quota_refusals_total", "counter", "Requests refused by a per-player quota (tables, hints).", s.quotaHits.Load())
@@ -528,6 +544,8 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_conns_refused_total", "counter", "Connections closed at once because their address had too many open.", connsRefused)
 	metric("cardroom_http_rate_limited_total", "counter", "HTTP API requests and new sessions refused by the per-address rate.", rateLimited)
 	metric("cardroom_sessions_purged_total", "counter", "Expired sessions deleted.", s.sessionsPurged.Load())
+	s.accountMetrics(metric)
+	s.ratingMetrics(metric)
 	ps := s.pool.Stats()
 	metric("cardroom_bot_workers", "gauge", "Workers computing bot moves and hints.", ps.Workers)
 	metric("cardroom_bot_running", "gauge", "Bot decisions and hints being computed.", ps.Running)

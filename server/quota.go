@@ -89,7 +89,7 @@ func (s *Server) owned(player string) (room, unfinished, open, bots int) {
 	room = len(s.tables)
 	for _, t := range s.tables {
 		sum := t.Summary()
-		if sum.Owner != player || sum.Status != store.StatusOpen && sum.Status != store.StatusPlaying {
+		if sum.Owner != player || sum.Status != store.StatusOpen && sum.Status != store.StatusPlaying && sum.Status != protocol.StatusPaused {
 			continue
 		}
 		unfinished++

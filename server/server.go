@@ -16,6 +16,8 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
@@ -100,6 +102,19 @@ type Config struct {
 	// AllowedOrigins are extra Origin host patterns accepted on /ws (the
 	// room's own host is always accepted; see websocket.AcceptOptions).
 	AllowedOrigins []string
+	// PublicURL is the address people use to reach the room, such as
+	// https://cards.example.com when a reverse proxy serves it (default
+	// none: the page's own address). The client builds invite links on it
+	// (welcome.public_url), and pages loaded from it may open /ws even
+	// when the proxy passes on a Host of its own. Checked by New
+	// (CheckPublicURL).
+	PublicURL string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (guard.go, clientAddr): only then do the per-address
+	// limits and the logs use the forwarded address, and connections from
+	// a trusted proxy are not capped per address. Empty (the default): no
+	// header is believed, every peer is a client.
+	TrustedProxies []netip.Prefix
 
 	// Limits of the HTTP front (guard.go, whose DefaultHTTP… constants are
 	// the defaults). Zero means the default and a negative value switches
@@ -119,6 +134,8 @@ type Config struct {
 	HTTPBurst float64
 	// SessionsPerIPPerHour caps POST /api/session per address (default 60).
 	SessionsPerIPPerHour int
+	// Accounts are the limits of accounts and logins (accounts.go).
+	Accounts AccountsConfig
 }
 
 // Server is one card room node.
@@ -145,7 +162,8 @@ type Server struct {
 	pool           *pool.Pool
 	hints          *limiter // per player
 	records        *recordCache
-	guard          *guard // per-address limits (guard.go)
+	guard          *guard    // per-address limits (guard.go)
+	acct           *accounts // accounts, logins and password hashing (accounts.go)
 	quarantine     []Damaged
 	msgsIn         atomic.Int64
 	msgsOut        atomic.Int64
@@ -154,6 +172,8 @@ type Server struct {
 	closing        atomic.Bool
 	started        time.Time
 	httpSrv        *http.Server
+
+	rt ratingState // rated tables being rated (ratings.go)
 }
 
 // New builds a server and restores every unfinished table from the store.
@@ -164,6 +184,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	pub, err := CheckPublicURL(cfg.PublicURL)
+	if err != nil {
+		return nil, err
+	}
+	cfg.PublicURL = pub
 	if cfg.PingInterval <= 0 {
 		cfg.PingInterval = 30 * time.Second
 	}
@@ -220,7 +245,9 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	go s.purgeSessions()
+	go s.sweepUnrated() // ratings.go
 	go s.watchdog()
+	go s.pinger()
 	return s, nil
 }
 
@@ -368,6 +395,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) onChange(sum *table.Summary) {
 	s.lobby.update(sum)
 	if sum.Status == store.StatusFinished {
+		if sum.Rated {
+			s.rateFinished(sum) // ratings.go
+		}
 		return
 	}
 	s.mu.Lock()
@@ -400,6 +430,7 @@ func (s *Server) tableStopped(id string) {
 	delete(s.tables, id)
 	s.mu.Unlock()
 	s.lobby.remove(id)
+	s.forgetRated(id)
 }
 
 // closeSessionConns closes every WebSocket opened with the session whose
@@ -485,6 +516,9 @@ func checkCreateReq(req protocol.CreateReq) error {
 			return &table.Error{Code: protocol.BadOptions, Msg: fmt.Sprintf("option %q=%q: names and values cannot contain spaces, commas or '='", k, v)}
 		}
 	}
+	if err := table.CheckWhenEmpty(req.WhenEmpty); err != nil {
+		return err
+	}
 	if len(req.Bots) > MaxSeats {
 		return &table.Error{Code: protocol.BadRequest, Msg: fmt.Sprintf("bots: %d entries, at most %d", len(req.Bots), MaxSeats)}
 	}
@@ -500,6 +534,12 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req protoc
 	if err := checkCreateReq(req); err != nil {
 		return nil, err
 	}
+	if req.Rated {
+		if err := s.checkRated(ctx, sess, req); err != nil { // ratings.go
+			return nil, err
+		}
+		req.WhenEmpty = protocol.WhenEmptyEnd
+	}
 	opts := make([]string, 0, len(req.Options))
 	for k, v := range req.Options {
 		opts = append(opts, k+"="+v)
@@ -507,7 +547,7 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req protoc
 	meta := store.Table{
 		ID: randomID("t_", 6), Game: req.Game, Options: strings.Join(opts, " "), Private: req.Private,
 		ClockMS: req.ClockMS, BotLevel: req.BotLevel, Owner: sess.Player, Seed: s.seed(),
-		Status: store.StatusOpen,
+		Status: store.StatusOpen, Rated: req.Rated, WhenEmpty: req.WhenEmpty,
 	}
 	if req.Private {
 		meta.Invite = randomID("", 10)
@@ -614,4 +654,38 @@ func seatCount(gameName, options string) (int, error) {
 // request's Host, and a request with no Origin: a program, not a page).
 // A page elsewhere, even on localhost, cannot open a cookie-authenticated
 // socket.
-func (s *Server) originPatterns() []string { return s.cfg.AllowedOrigins }
+func (s *Server) originPatterns() []string {
+	if s.cfg.PublicURL == "" {
+		return s.cfg.AllowedOrigins
+	}
+	// A pattern with "://" is matched against the Origin's scheme and
+	// host: an http page cannot pass for the https room.
+	return append(s.cfg.AllowedOrigins[:len(s.cfg.AllowedOrigins):len(s.cfg.AllowedOrigins)], s.cfg.PublicURL)
+}
+
+// CheckPublicURL validates a public URL (Config.PublicURL, -public-url)
+// and returns it in the form the server uses: scheme://host[:port] with no
+// trailing slash. The room is served at the root of its host, so a path,
+// query, fragment or user is refused, as is any scheme but http and https.
+// The empty string is valid: no public URL.
+func CheckPublicURL(raw string) (string, error) {
+	if raw == "" {
+		return "", nil
+	}
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("public-url %q: %v", raw, err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", fmt.Errorf("public-url %q: want http:// or https://", raw)
+	case u.Host == "" || u.Hostname() == "":
+		return "", fmt.Errorf("public-url %q: no host", raw)
+	case u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+		return "", fmt.Errorf("public-url %q: want only scheme://host[:port]", raw)
+	case u.Path != "" && u.Path != "/":
+		return "", fmt.Errorf("public-url %q: the room is served at the root of its host, not under %s", raw, u.Path)
+	case strings.ContainsAny(u.Host, "*?[]\\") && !strings.HasPrefix(u.Host, "["):
+		return "", fmt.Errorf("public-url %q: the host has a pattern character", raw)
+	}
+	return u.Scheme + "://" + strings.ToLower(u.Host), nil
+}

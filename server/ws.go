@@ -35,9 +35,13 @@ func parseOpts(s string) (game.Options, error) {
 // and in bytes (Config.OutQueueBytes). A client that does not read fills
 // it and is dropped at once (Send never blocks a table); a write that
 // stalls longer than Config.WriteTimeout drops the client too; and a ping
-// that gets no pong within Config.PingInterval does, from its own
-// goroutine, so a blocked write cannot hide a dead peer. Dropping frees
-// the queue at once.
+// that gets no pong within PongTimeout does, from a goroutine of its own
+// that lives for the ping only (the server's pinger starts them), so a
+// blocked write cannot hide a dead peer. Dropping frees the queue at once.
+//
+// An idle connection costs one goroutine, its reader: the writer is
+// started by Send when the queue gets its first message and ends when the
+// queue is empty, so thousands of quiet spectators hold no writer stacks.
 type conn struct {
 	s    *Server
 	ws   *websocket.Conn
@@ -49,11 +53,15 @@ type conn struct {
 
 	writing atomic.Int64 // start of the write in progress (unix ns), 0 if none
 
-	mu     sync.Mutex
-	queue  [][]byte // waiting for the writer
-	bytes  int      // their total size
-	closed bool     // dropped: Send refuses
-	wake   chan struct{}
+	mu       sync.Mutex
+	queue    [][]byte // waiting for the writer
+	spare    [][]byte // the writer's last batch, reused for the next queue
+	bytes    int      // their total size
+	closed   bool     // dropped: Send refuses
+	flushing bool     // a writer goroutine is running
+	ending   bool     // killed: the writer finishes (flushes, closes) when the queue is empty
+	finished chan struct{}
+	nextPing int64 // unix ns; the server's pinger's field
 
 	// Owned by the reader goroutine:
 	watching map[string]*table.Table
@@ -79,12 +87,13 @@ func (c *conn) Send(b []byte) bool {
 	}
 	c.queue = append(c.queue, b)
 	c.bytes += len(b)
+	start := !c.flushing
+	c.flushing = true
 	c.mu.Unlock()
 	c.s.queuedBytes.Add(int64(len(b)))
 	c.s.msgsOut.Add(1)
-	select {
-	case c.wake <- struct{}{}:
-	default:
+	if start {
+		go c.writer()
 	}
 	return true
 }
@@ -101,6 +110,33 @@ func (c *conn) take() [][]byte {
 	return q
 }
 
+// next is take for the writer: it returns the queued batch, reusing the
+// previous batch's array for the new queue, or nil and the writer's end
+// (flushing false) when there is nothing to write. finish reports that
+// the connection was killed meanwhile and the writer must close it.
+func (c *conn) next(done [][]byte) (q [][]byte, finish bool) {
+	clear(done)
+	c.mu.Lock()
+	q = c.queue
+	if len(q) == 0 {
+		c.flushing = c.ending // an ending connection keeps its writer to close it
+		finish = c.ending
+		c.spare = done[:0]
+		c.mu.Unlock()
+		return nil, finish
+	}
+	c.queue = done[:0]
+	if c.queue == nil {
+		c.queue = c.spare
+		c.spare = nil
+	}
+	n := c.bytes
+	c.bytes = 0
+	c.mu.Unlock()
+	c.s.queuedBytes.Add(-int64(n))
+	return q, false
+}
+
 // kill ends the connection after the writer has flushed what is queued
 // (briefly: errors explaining the disconnection reach the client).
 func (c *conn) kill(code websocket.StatusCode, why string) {
@@ -108,6 +144,14 @@ func (c *conn) kill(code websocket.StatusCode, why string) {
 		c.why = why
 		c.code = code
 		close(c.done)
+		c.mu.Lock()
+		c.ending = true
+		start := !c.flushing
+		c.flushing = true
+		c.mu.Unlock()
+		if start {
+			go c.writer()
+		}
 	})
 }
 
@@ -155,13 +199,14 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(HardMaxFrame)
-	c := &conn{s: s, ws: ws, sess: sess, done: make(chan struct{}), wake: make(chan struct{}, 1),
+	c := &conn{s: s, ws: ws, sess: sess, done: make(chan struct{}), finished: make(chan struct{}),
+		nextPing: time.Now().Add(s.cfg.PingInterval).UnixNano(),
 		watching: map[string]*table.Table{}, tokens: s.cfg.Burst, last: time.Now()}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
 	s.connections.Add(1)
-	s.log.Debug("ws connect", "player", sess.Player)
+	s.log.Debug("ws connect", "player", sess.Player, "addr", s.guard.clientAddr(r))
 	defer func() {
 		c.kill(websocket.StatusNormalClosure, "")
 		for _, t := range c.watching {
@@ -174,34 +219,58 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		s.connections.Add(-1)
 		s.log.Debug("ws disconnect", "player", sess.Player, "why", c.why)
 	}()
-	wdone := make(chan struct{})
-	go func() { c.writer(); close(wdone) }()
-	go c.pinger()
 	c.welcome()
 	c.reader()
 	c.kill(websocket.StatusNormalClosure, "")
-	<-wdone
+	<-c.finished
 }
 
-// pinger checks the peer is alive; it runs apart from the writer so that a
-// write blocked on a peer that stopped reading cannot delay it.
-func (c *conn) pinger() {
-	tk := time.NewTicker(c.s.cfg.PingInterval)
+// pinger keeps every connection's keep-alive: each PingInterval, a ping
+// from a goroutine that lives until its pong (or PongTimeout), apart from
+// the writer so that a write blocked on a peer that stopped reading cannot
+// delay it. One server goroutine checks the connections a few times per
+// interval, so the pings are spread out and an idle connection holds no
+// ticker and no goroutine of its own.
+func (s *Server) pinger() {
+	every := min(time.Second, max(10*time.Millisecond, s.cfg.PingInterval/8))
+	tk := time.NewTicker(every)
 	defer tk.Stop()
+	var cs []*conn
 	for {
 		select {
-		case <-c.done:
+		case <-s.quit:
 			return
 		case <-tk.C:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), min(c.s.cfg.PingInterval, PongTimeout))
-		err := c.ws.Ping(ctx)
-		cancel()
-		if err != nil {
-			c.s.slowKicks.Add(1) // it does not read: its pong is unread
-			c.drop(websocket.StatusGoingAway, "ping timeout")
-			return
+		now := time.Now().UnixNano()
+		s.mu.Lock()
+		cs = cs[:0]
+		for c := range s.conns {
+			if c.nextPing <= now {
+				c.nextPing = now + int64(s.cfg.PingInterval)
+				cs = append(cs, c)
+			}
 		}
+		s.mu.Unlock()
+		for _, c := range cs {
+			go c.ping()
+		}
+		clear(cs)
+	}
+}
+
+// ping sends one ping and drops the connection if its pong is late.
+func (c *conn) ping() {
+	ctx, cancel := context.WithTimeout(context.Background(), min(c.s.cfg.PingInterval, PongTimeout))
+	err := c.ws.Ping(ctx)
+	cancel()
+	if err != nil {
+		select {
+		case <-c.done: // it was ending anyway
+		default:
+			c.s.slowKicks.Add(1) // it does not read: its pong is unread
+		}
+		c.drop(websocket.StatusGoingAway, "ping timeout")
 	}
 }
 
@@ -247,40 +316,52 @@ func (s *Server) watchdog() {
 	}
 }
 
+// writer writes what is queued, batch by batch, and ends when the queue is
+// empty (Send starts it again). A killed connection's writer flushes what
+// is left (errors explaining the disconnection), briefly, and closes the
+// socket.
 func (c *conn) writer() {
-	defer func() {
-		// Flush what is queued (errors explaining a disconnection), briefly.
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		for _, b := range c.take() {
-			if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
-				break
-			}
-		}
-		c.mu.Lock()
-		c.closed = true
-		c.mu.Unlock()
-		c.take()
-		go func() {
-			c.ws.Close(c.code, c.why)
-			c.ws.CloseNow()
-		}()
-	}()
+	var batch [][]byte
 	for {
-		select {
-		case <-c.done:
+		q, finish := c.next(batch)
+		if q == nil {
+			if finish {
+				c.finish()
+			}
 			return
-		case <-c.wake:
 		}
-		for _, b := range c.take() {
+		for _, b := range q {
 			if err := c.write(b); err != nil {
 				// The peer has gone, or the watchdog closed a stalled
 				// write (and counted it).
 				c.drop(websocket.StatusGoingAway, "write failed")
+				c.finish()
 				return
 			}
 		}
+		batch = q
 	}
+}
+
+// finish ends a killed connection: a last flush of the queue with a short
+// deadline, then the close handshake. Only the ending writer calls it.
+func (c *conn) finish() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	for _, b := range c.take() {
+		if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
+			break
+		}
+	}
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.take()
+	close(c.finished)
+	go func() {
+		c.ws.Close(c.code, c.why)
+		c.ws.CloseNow()
+	}()
 }
 
 // send queues a server message.
@@ -315,7 +396,8 @@ func (c *conn) welcome() {
 	}
 	c.s.mu.Unlock()
 	c.send(protocol.WelcomeMsg{Version: protocol.Version, Player: c.sess.Player, Name: c.sess.Name,
-		Limits: protocol.Limits{MaxMessage: MaxMessage, Rate: c.s.cfg.Rate, Burst: c.s.cfg.Burst}, Seats: seats})
+		Limits: protocol.Limits{MaxMessage: MaxMessage, Rate: c.s.cfg.Rate, Burst: c.s.cfg.Burst}, Seats: seats,
+		PublicURL: c.s.cfg.PublicURL})
 }
 
 // allow applies the rate limit; it reports false for a message over the
@@ -481,6 +563,12 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
 			fail(&table.Error{Code: protocol.Forbidden, Msg: "a private table: join with its invite"})
 			return
 		}
+		if t.Summary().Rated {
+			if err := c.s.mayPlayRated(ctx, c.sess.Player); err != nil { // ratings.go
+				fail(err)
+				return
+			}
+		}
 		seat, err := t.Join(ctx, c.sess.Player, c.sess.Name, seatOr(m.Seat))
 		if err != nil {
 			fail(err)
@@ -516,6 +604,10 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
 		}
 		c.setBot(ctx, t, m.Seat, "", fail)
 	case *protocol.HintReq:
+		if t.Summary().Rated {
+			fail(ratedHintErr) // ratings.go
+			return
+		}
 		eng, v, seat, err := t.SeatView(ctx, c.sess.Player, seatOr(m.Seat))
 		if err != nil {
 			fail(err)

@@ -471,7 +471,15 @@ func TestIdentityAndLegacyMigrations(t *testing.T) {
 		versions = append(versions, v)
 	}
 	rows.Close()
-	if id != ApplicationID || idx != 1 || strings.Join(versions, ",") != "002_sessions_expires,003_winners,migrations/001_init.sql" {
+	// Every migration after the first is recorded by its name; the first
+	// keeps its old version text.
+	ms, _ := loadMigrations()
+	var want []string
+	for _, m := range ms[1:] {
+		want = append(want, m.name)
+	}
+	want = append(want, "migrations/001_init.sql")
+	if id != ApplicationID || idx != 1 || strings.Join(versions, ",") != strings.Join(want, ",") {
 		t.Errorf("after upgrade: application_id %#x, index %d, versions %v", id, idx, versions)
 	}
 	mustExec(t, db, `INSERT INTO schema_migrations(version) VALUES ('999_future')`)

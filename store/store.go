@@ -78,6 +78,10 @@ type Table struct {
 	Winners  []game.Seat // the winning seats of a finished game (several on a shared win)
 	Finished time.Time
 	Seats    []Seat
+	Rated    bool // a rated game (docs/ratings.md): fixed options, no hints
+	// WhenEmpty is what the table does once only bots are left
+	// (protocol.WhenEmptyPause, the default when empty, or WhenEmptyEnd).
+	WhenEmpty string
 }
 
 // Store is the persistence the server needs.
@@ -137,6 +141,8 @@ type Memory struct {
 	sessions map[string]Session
 	tables   map[string]Table
 	events   map[string][]record.Entry
+	accounts map[string]Account // by player (accounts.go); made on first use
+	ratings  *memRatings        // ratings.go; made on first use
 	// FailAppend, when set, makes Append fail (to test storage faults).
 	FailAppend error
 }

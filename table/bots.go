@@ -19,11 +19,19 @@ func (t *Table) controlledByBot(i int) (string, bool) {
 		return s.Bot, true
 	}
 	ss := &t.seats[i]
-	if ss.away || ss.expired {
+	if ss.away {
 		return t.meta.BotLevel, true
+	}
+	if ss.expired {
+		return timeoutLevel, true
 	}
 	return "", false
 }
+
+// timeoutLevel is the bot that plays a move when a player's clock runs
+// out: a sensible move, whatever the table's level for absent players
+// (a random stand-in would take a whole pile or break up a hand).
+const timeoutLevel = "medium"
 
 // schedule starts bot decisions, sets turn clocks and arms the timer.
 func (t *Table) schedule() {
@@ -141,8 +149,11 @@ func (t *Table) startBot(i int, level string) {
 			go deliver(botResult{seat: i, gen: gen, err: errPoolFull})
 		}
 	}
-	if t.cfg.BotDelay > 0 {
-		time.AfterFunc(t.cfg.BotDelay, submit)
+	// After a trick, a round's end or a chain, people need longer to take
+	// it in than the ordinary pause (histStep sets pauseUntil).
+	delay := max(t.cfg.BotDelay, time.Until(t.pauseUntil))
+	if delay > 0 {
+		time.AfterFunc(delay, submit)
 	} else {
 		submit()
 	}
@@ -159,20 +170,29 @@ func (t *Table) onBot(r botResult) {
 	if _, ok := t.controlledByBot(r.seat); !ok {
 		return // the player came back
 	}
-	if errors.Is(r.err, errPoolFull) {
+	timedOut := ss.expired && !ss.away && t.meta.Seats[r.seat].Bot == ""
+	if errors.Is(r.err, errPoolFull) && !timedOut {
 		t.cfg.Metrics.BotRetries.Add(1)
 		ss.botRetry = time.Now().Add(100 * time.Millisecond)
 		return
 	}
 	if r.err != nil {
-		t.cfg.Log.Warn("bot failed", "table", t.id, "seat", r.seat, "err", r.err)
-		// Fall back to a random legal move so the table never stalls.
+		if !errors.Is(r.err, errPoolFull) {
+			t.cfg.Log.Warn("bot failed", "table", t.id, "seat", r.seat, "err", r.err)
+		}
+		// Fall back to a legal move so the table never stalls: the first
+		// for a player whose time ran out (the pool refused the medium
+		// bot, and the player has waited long enough), a random one for a
+		// bot.
 		t.moveBuf = t.st.Legal(game.Seat(r.seat), t.moveBuf[:0])
 		if len(t.moveBuf) == 0 {
 			return
 		}
-		rng := game.NewRand(t.meta.Seed ^ uint64(len(t.log)))
-		r.move = t.moveBuf[rng.IntN(len(t.moveBuf))]
+		r.move = t.moveBuf[0]
+		if !timedOut {
+			rng := game.NewRand(t.meta.Seed ^ uint64(len(t.log)))
+			r.move = t.moveBuf[rng.IntN(len(t.moveBuf))]
+		}
 	} else if r.gen != len(t.log) && !reflect.DeepEqual(view, t.st.View(game.Seat(r.seat))) {
 		return // the position changed under the bot: schedule decides again
 	}

@@ -82,6 +82,8 @@ type Metrics struct {
 	Busy        atomic.Int64 // commands refused because a table's queue was full
 	Finished    atomic.Int64 // games finished
 	Expired     atomic.Int64 // open tables closed unjoined (Config.OpenTTL)
+	Paused      atomic.Int64 // playing tables whose bots wait for a human to come back (empty.go)
+	Abandoned   atomic.Int64 // games ended unfinished because every human had left (when_empty "end")
 	BotRetries  atomic.Int64 // bot decisions postponed because the bot pool was full
 	StoreErrors atomic.Int64
 	// MoveLatency is from a move's arrival at the table to its broadcast

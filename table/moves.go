@@ -91,6 +91,7 @@ func (t *Table) apply(s game.Seat, text string, byBot bool) error {
 		return moveErr(err)
 	}
 	canon := t.st.FormatMove(m)
+	before := t.histBefore()
 	if err := t.st.Apply(game.Seat(s), m); err != nil {
 		return moveErr(err)
 	}
@@ -99,6 +100,11 @@ func (t *Table) apply(s game.Seat, text string, byBot bool) error {
 		t.rebuild()
 		return unavailable("the move", err)
 	}
+	var by game.By
+	if byBot {
+		by = t.standIn(s)
+	}
+	t.histStep(before, s, m, false, by)
 	t.cfg.Metrics.Moves.Add(1)
 	if byBot {
 		t.cfg.Metrics.BotMoves.Add(1)
@@ -196,6 +202,7 @@ func (t *Table) advance() bool {
 		// the same outcome after a restart even if it was drawn but not logged.
 		rng := game.NewRand(t.meta.Seed ^ (uint64(len(t.log)+1) * 0x9e3779b97f4a7c15))
 		text := t.st.SampleChance(&rng)
+		before := t.histBefore()
 		if err := t.append(record.Entry{Chance: true, Seat: game.Spectator, Text: text}); err != nil {
 			t.retryAt = time.Now().Add(time.Second)
 			break
@@ -206,6 +213,7 @@ func (t *Table) advance() bool {
 			t.retryAt = time.Now().Add(time.Second)
 			break
 		}
+		t.histStep(before, game.Spectator, game.Move{}, true, "")
 		t.cfg.Metrics.Chance.Add(1)
 		drew = true
 	}

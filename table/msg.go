@@ -41,7 +41,7 @@ func (t *Table) legalJSON(seat game.Seat) ([]byte, int) {
 	bp := movePool.Get().(*[]game.Move)
 	moves := t.st.Legal(game.Seat(seat), (*bp)[:0])
 	n := len(moves)
-	listed := moves[:min(n, t.cfg.MaxLegal)]
+	listed := moves[:min(n, t.listedMax(seat))]
 	lc := &t.legal[seat]
 	same := lc.ok && lc.count == n
 	var sum uint64

@@ -21,18 +21,30 @@ import (
 // bytes when t.common was written at now.
 func (t *Table) refStateMsg(seat game.Seat, now time.Time) []byte {
 	c := t.refCommon(now)
-	m := protocol.StateMsg{Table: t.id, Seq: len(t.log), Status: t.meta.Status, Seat: seat,
+	m := protocol.StateMsg{Table: t.id, Seq: len(t.log), Status: t.wireStatus(), Seat: seat,
 		Legal: []string{}, ToAct: []game.Seat{}, Game: c.Game, Options: c.Options, Clock: c.Clock, Seats: c.Seats,
 		Result: c.Result, ServerTimeMS: c.ServerTimeMS}
 	var view game.View
 	if t.meta.Status != store.StatusOpen {
 		view = t.st.View(game.Seat(seat))
-		m.ToAct = t.st.ToAct(m.ToAct)
+		if t.meta.Status == store.StatusPlaying {
+			m.ToAct = t.st.ToAct(m.ToAct)
+		}
 		if seat >= 0 && slices.Contains(m.ToAct, game.Seat(seat)) {
 			moves := t.st.Legal(game.Seat(seat), nil)
 			m.LegalCount = len(moves)
+			listed := t.cfg.MaxLegal
+			if pk, ok := t.st.(game.Picker); ok && len(moves) > 0 {
+				if p, ok := pk.Pick(game.Seat(seat)); ok {
+					listed = min(listed, protocol.PickListed)
+					m.Pick = &protocol.Pick{Verb: p.Verb, N: p.N, From: []string{}}
+					for _, c := range p.From.Cards(t.st.Engine().Deck(), nil) {
+						m.Pick.From = append(m.Pick.From, t.st.Engine().Deck().Format(c))
+					}
+				}
+			}
 			for i, mv := range moves {
-				if i >= t.cfg.MaxLegal {
+				if i >= listed {
 					break
 				}
 				m.Legal = append(m.Legal, t.st.FormatMove(mv))
@@ -40,6 +52,14 @@ func (t *Table) refStateMsg(seat game.Seat, now time.Time) []byte {
 		}
 	}
 	m.View, _ = json.Marshal(view)
+	if t.hist.frag != nil {
+		// The entries as a client decodes them (protocol.HistoryEntry),
+		// written again by encoding/json.
+		m.History = new(protocol.MoveHistory)
+		if err := json.Unmarshal(t.hist.frag, m.History); err != nil {
+			panic(err)
+		}
+	}
 	b, err := json.Marshal(m)
 	if err != nil {
 		panic(err)
@@ -105,13 +125,25 @@ func TestHandWrittenJSON(t *testing.T) {
 					if want := tb.refCommonJSON(now); !bytes.Equal(tb.common, want) {
 						t.Fatalf("step %d common:\n got %s\nwant %s", steps, tb.common, want)
 					}
+					// The history: the whole of it, or what is new since
+					// the last broadcast (none: no history field).
+					switch steps % 3 {
+					case 0:
+						tb.hist.frag = tb.histAll()
+					case 1:
+						tb.hist.frag = tb.histNew()
+					}
 					for s := game.Spectator; s < 4; s++ {
 						got, want := tb.stateMsg(s), tb.refStateMsg(s, now)
 						if !bytes.Equal(got, want) {
 							t.Fatalf("step %d seat %d:\n got %s\nwant %s", steps, s, got, want)
 						}
 					}
-					tb.common = nil
+					if from := max(0, tb.hist.count()-protocol.MaxHistory); steps%3 == 0 && steps > 0 &&
+						!bytes.Contains(tb.stateMsg(game.Spectator), []byte(`"history":{"from":`+strconv.Itoa(from)+`,`)) {
+						t.Fatalf("step %d: the whole history (from %d) is not in the message", steps, from)
+					}
+					tb.common, tb.hist.frag = nil, nil
 					if tb.st.ChancePending() {
 						tb.advance()
 						continue

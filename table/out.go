@@ -40,7 +40,9 @@ func (t *Table) stateMsg(seat game.Seat) []byte {
 	legal, legalCount := []byte("[]"), 0
 	if t.meta.Status != store.StatusOpen {
 		view = t.st.View(game.Seat(seat))
-		toAct = t.st.ToAct(toAct)
+		if t.meta.Status == store.StatusPlaying {
+			toAct = t.st.ToAct(toAct) // a game ended early (everyone left) has no one to act
+		}
 		t.msgToAct = toAct
 		if seat >= 0 {
 			if slices.Contains(toAct, game.Seat(seat)) {
@@ -55,9 +57,12 @@ func (t *Table) stateMsg(seat game.Seat) []byte {
 		t.cfg.Log.Error("marshal view", "table", t.id, "err", err)
 		return nil
 	}
-	out := make([]byte, 0, 128+len(t.id)+len(legal)+len(common)+len(vb))
-	out = protocol.AppendStateHead(out, t.id, len(t.log), t.meta.Status, seat, toAct, legal, legalCount)
-	return protocol.AppendStateEnd(out, common, vb)
+	out := make([]byte, 0, 128+len(t.id)+len(legal)+len(common)+len(t.hist.frag)+len(vb))
+	out = protocol.AppendStateHead(out, t.id, len(t.log), t.wireStatus(), seat, toAct, legal, legalCount)
+	if legalCount > 0 {
+		out = t.appendPick(out, seat) // pick.go
+	}
+	return protocol.AppendStateEnd(out, common, t.hist.frag, vb)
 }
 
 // commonJSON marshals the shared part of the state messages (once per broadcast).
@@ -103,6 +108,9 @@ func (t *Table) sendState(sub Subscriber) {
 	if len(seats) == 0 {
 		seats = []game.Seat{game.Spectator}
 	}
+	// A subscriber's first message carries the whole history.
+	t.hist.frag = t.histAll()
+	defer func() { t.hist.frag = nil }()
 	for _, s := range seats {
 		if b := t.stateMsg(s); b != nil && !sub.Send(b) {
 			t.drop(sub)
@@ -122,8 +130,14 @@ func (t *Table) drop(sub Subscriber) {
 // message once.
 func (t *Table) broadcast() {
 	if len(t.subs) == 0 {
+		// Nobody to tell: the entries count as sent (a new subscriber
+		// gets the whole history).
+		t.hist.sent = t.hist.count()
 		return
 	}
+	// The entries added since the last broadcast.
+	t.hist.frag = t.histNew()
+	defer func() { t.hist.frag = nil }()
 	// Clock deadlines for seats about to act are set by schedule; set them
 	// here too so the message carries them.
 	if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {

@@ -63,7 +63,7 @@ func summarize(meta store.Table, seats []SeatInfo, seq int) *Summary {
 	s := &Summary{
 		ID: meta.ID, Game: meta.Game, Options: opts, Private: meta.Private, ClockMS: meta.ClockMS,
 		BotLevel: meta.BotLevel, Status: meta.Status, Owner: meta.Owner, Created: meta.Created,
-		Seats: seats, Seq: seq, Invite: meta.Invite,
+		Seats: seats, Seq: seq, Invite: meta.Invite, Rated: meta.Rated, WhenEmpty: meta.WhenEmpty,
 	}
 	for _, si := range s.Seats {
 		switch si.Kind {
@@ -91,6 +91,9 @@ func SummaryOf(meta store.Table) *Summary {
 
 func (t *Table) publish() {
 	s := summarize(t.meta, t.seatInfos(), len(t.log))
+	if t.emptyPaused {
+		s.Status = protocol.StatusPaused // the lobby says why nothing moves
+	}
 	t.summary.Store(s)
 	if t.cfg.OnChange != nil {
 		t.cfg.OnChange(s)
@@ -164,6 +167,9 @@ func (t *Table) departures() {
 
 func (t *Table) arrive(player string) {
 	t.presence[player]++
+	if t.presence[player] == 1 {
+		t.checkEmpty() // a seated player back at a paused table resumes it
+	}
 	changed := false
 	for _, i := range t.seatsOf(player) {
 		ss := &t.seats[i]
@@ -196,6 +202,7 @@ func (t *Table) depart(player string) {
 			t.seats[i].absentSince = now
 		}
 	}
+	t.checkEmpty() // the last human gone starts the grace period
 	t.publish()
 	t.broadcast()
 }
@@ -298,6 +305,7 @@ func (t *Table) seatsChanged(prev store.Table) error {
 				t.seats[i].absentSince = now
 			}
 		}
+		t.checkEmpty() // a game started with nobody connected
 		t.publish()
 		if !t.advance() {
 			t.broadcast()

@@ -73,6 +73,10 @@ type Config struct {
 	Grace time.Duration
 	// BotDelay is a pause before each bot move, so people can follow.
 	BotDelay time.Duration
+	// TrickPause is the least pause before the next bot move after a
+	// trick closes, a round or hand ends or a chain is drawn, while
+	// someone watches (table/history.go). 0: none.
+	TrickPause time.Duration
 	// BotTimeout bounds one bot decision. Default 10 s.
 	BotTimeout time.Duration
 	// Linger is how long a finished table stays in memory. Default 2 min.
@@ -88,6 +92,10 @@ type Config struct {
 	// player has been connected for this long. Default 30 min; negative:
 	// never.
 	OpenTTL time.Duration
+	// PausedTTL ends a game that has been paused for this long because
+	// every human left (empty.go): it bounds how long games nobody comes
+	// back to hold memory and places. Default 2 h; negative: never.
+	PausedTTL time.Duration
 	// StoreTimeout bounds one write to the store (a step, or the seats);
 	// an append that has reached the store is always waited for, so a step
 	// is either committed and acknowledged or refused and not committed.
@@ -128,6 +136,9 @@ func (c *Config) defaults() {
 	}
 	if c.OpenTTL == 0 {
 		c.OpenTTL = 30 * time.Minute
+	}
+	if c.PausedTTL == 0 {
+		c.PausedTTL = 2 * time.Hour
 	}
 	if c.StoreTimeout <= 0 {
 		c.StoreTimeout = 30 * time.Second
@@ -170,6 +181,17 @@ type Table struct {
 	metaDirty bool      // t.meta's last change is not stored yet (retried by tick)
 	openIdle  time.Time // an open table: since when nothing has kept it alive (OpenTTL)
 	quit      bool      // leave the run loop (a closed table)
+	// Empty tables (empty.go): since when no seated human has been
+	// connected to a game in progress, whether the bots are paused for it,
+	// and the timer of the grace period.
+	emptySince  time.Time
+	emptyPaused bool
+	pausedAt    time.Time
+	emptyTimer  *time.Timer
+
+	// The move history and the pacing of bots (history.go).
+	hist       tableHistory // the public move history
+	pauseUntil time.Time    // no bot move before then (Config.TrickPause)
 
 	// Departures (Unsubscribe) have their own queue so that a flood of
 	// commands can never delay or lose one.
@@ -240,6 +262,9 @@ func Create(ctx context.Context, cfg Config, meta store.Table) (*Table, error) {
 	}
 	if meta.Status == "" {
 		meta.Status = store.StatusOpen
+	}
+	if err := CheckWhenEmpty(meta.WhenEmpty); err != nil {
+		return nil, err
 	}
 	if meta.Created.IsZero() {
 		meta.Created = time.Now().UTC()
@@ -419,6 +444,9 @@ func (t *Table) run() {
 		if t.meta.Status == store.StatusPlaying {
 			t.cfg.Metrics.Playing.Add(-1)
 		}
+		if t.emptyPaused {
+			t.cfg.Metrics.Paused.Add(-1)
+		}
 		close(t.stopped)
 		if t.cfg.OnStop != nil {
 			t.cfg.OnStop(t.id)
@@ -426,12 +454,16 @@ func (t *Table) run() {
 	}()
 	t.timer = time.NewTimer(time.Hour)
 	defer t.timer.Stop()
+	t.emptyTimer = time.NewTimer(time.Hour)
+	t.emptyTimer.Stop()
+	defer t.emptyTimer.Stop()
 	if t.meta.Status == store.StatusPlaying {
 		t.advance()
 	} else if t.meta.Status == store.StatusOpen && t.full() {
 		t.startFull()
 	}
-	t.schedule()
+	t.checkEmpty()
+	t.scheduleOrWait()
 	for {
 		select {
 		case <-t.ctx.Done():
@@ -441,14 +473,20 @@ func (t *Table) run() {
 		case f := <-t.cmds:
 			f()
 		case r := <-t.botRes:
-			t.onBot(r)
+			if t.emptyPaused {
+				t.dropBot(r) // decided before the pause: the position waits
+			} else {
+				t.onBot(r)
+			}
 		case <-t.timer.C:
 			t.tick()
+		case <-t.emptyTimer.C:
+			t.checkEmpty()
 		}
 		if t.quit || t.lingered() {
 			return
 		}
-		t.schedule()
+		t.scheduleOrWait()
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 )
 
 // command is one subcommand: run gets the arguments after its name and
@@ -33,30 +32,38 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	name := defaultCommand
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+	switch {
+	case len(args) == 0:
+	case isHelpFlag(args[0]):
+		// "cardroom -h" asks about cardroom, not about its default command.
+		usage(stdout)
+		return 0
+	case args[0] != "" && args[0][0] != '-':
 		name, args = args[0], args[1:]
 	}
 	if name == "help" {
-		usage(stdout)
+		// "cardroom help CMD" is "cardroom CMD -h", as in go help.
+		if len(args) == 0 {
+			usage(stdout)
+			return 0
+		}
+		if _, ok := commands[args[0]]; !ok {
+			fmt.Fprintf(stderr, "cardroom help: unknown command %q\n\n", args[0])
+			usage(stderr)
+			return 2
+		}
+		commandHelp(stdout, args[0])
 		return 0
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "cardroom: unknown command %q\n", name)
+		fmt.Fprintf(stderr, "cardroom: unknown command %q\n\n", name)
 		usage(stderr)
 		return 2
 	}
+	if wantsHelp(args) {
+		commandHelp(stdout, name)
+		return 0
+	}
 	return c.run(args, stdout, stderr)
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: cardroom [command] [flags]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
 }

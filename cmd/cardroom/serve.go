@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -53,8 +54,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", envOr("CARDROOM_ADDR", "localhost:8080"), "listen address (env CARDROOM_ADDR); port 0 picks a free port")
 	data := fs.String("data", defaultDataDir(), "data directory holding cardroom.db (env CARDROOM_DATA)")
+	publicURL := fs.String("public-url", os.Getenv("CARDROOM_PUBLIC_URL"), "the address people use, e.g. https://cards.example.com: invite links and the WebSocket Origin check (env CARDROOM_PUBLIC_URL)")
+	trustedProxies := fs.String("trusted-proxies", os.Getenv("CARDROOM_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,::1 (env CARDROOM_TRUSTED_PROXIES); empty: trust none")
 	grace := fs.Duration("grace", 60*time.Second, "absence before a bot plays for a disconnected player")
 	botDelay := fs.Duration("bot-delay", 500*time.Millisecond, "pause before each bot move")
+	trickPause := fs.Duration("trick-pause", 1500*time.Millisecond, "least pause before a bot move after a trick, a round's end or a chain, while someone watches (0: none)")
 	linger := fs.Duration("linger", 2*time.Minute, "how long a finished table stays in memory")
 	queue := fs.Int("queue", 64, "commands queued per table before refusing (busy)")
 	rate := fs.Float64("rate", server.RatePerSec, "messages a second allowed per connection")
@@ -75,6 +79,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	botWorkers := fs.Int("bot-workers", 0, "bot moves and hints computed at once (default: cores − 1, at least 1)")
 	botQueue := fs.Int("bot-queue", 1<<16, "bot moves and hints waiting for a worker")
 	openTTL := fs.Duration("open-ttl", 30*time.Minute, "an open table nobody seated is connected to closes after this; 0: never")
+	pausedTTL := fs.Duration("paused-ttl", 2*time.Hour, "a game paused because every human left ends after this; 0: never")
 	busyTimeout := fs.Duration("busy-timeout", 5*time.Second, "how long a database write waits for a lock held by another process before the step is refused")
 	walLimit := fs.Int64("wal-limit", 64<<20, "WAL size in bytes over which a truncating checkpoint runs")
 	logLevel := fs.String("log-level", envOr("CARDROOM_LOG", "info"), "debug, info, warn or error")
@@ -82,7 +87,24 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	checkpoint := fs.Duration("checkpoint", store.CheckpointEvery, "period of the background WAL checkpoint")
 	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this address (e.g. localhost:6060); off by default")
 	logJSON := fs.Bool("log-json", false, "structured logs as JSON instead of text")
+	// Accounts (docs/accounts.md).
+	hashConc := fs.Int("hash-concurrency", server.DefaultHashConcurrency, "password hashes (argon2id) computed at once; each holds -hash-memory")
+	hashMem := fs.Uint("hash-memory", server.DefaultHashMemoryKiB, "argon2id memory of new password hashes, in KiB")
+	hashTime := fs.Uint("hash-time", server.DefaultHashTime, "argon2id passes of new password hashes")
+	failAcct := fs.Int("login-failures-per-account", server.DefaultLoginFailuresPerAccount, "failed logins allowed per account name per hour; 0: no limit")
+	failIP := fs.Int("login-failures-per-ip", server.DefaultLoginFailuresPerIP, "failed logins allowed per address per hour; 0: no limit")
+	sessPerAcct := fs.Int("sessions-per-account", server.DefaultSessionsPerAccount, "sessions one account keeps (logging in past it ends the oldest); 0: no limit")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	pub, err := server.CheckPublicURL(*publicURL)
+	if err != nil {
+		fmt.Fprintf(stderr, "serve: -%v\n", err)
+		return 2
+	}
+	proxies, err := server.ParseTrustedProxies(*trustedProxies)
+	if err != nil {
+		fmt.Fprintf(stderr, "serve: -%v\n", err)
 		return 2
 	}
 	var lvl slog.Level
@@ -119,7 +141,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
 		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer),
 		BotWorkers: *botWorkers, BotQueue: *botQueue,
-		Table: table.Config{Grace: *grace, BotDelay: *botDelay, Linger: *linger, QueueSize: *queue, OpenTTL: offIfZero(*openTTL)},
+		PublicURL: pub, TrustedProxies: proxies,
+		Accounts: server.AccountsConfig{HashConcurrency: *hashConc, HashMemoryKiB: uint32(min(*hashMem, 1<<20)), HashTime: uint32(min(*hashTime, 16)),
+			LoginFailuresPerAccount: offIfZero(*failAcct), LoginFailuresPerIP: offIfZero(*failIP), SessionsPerAccount: offIfZero(*sessPerAcct)},
+		Table: table.Config{Grace: *grace, BotDelay: *botDelay, TrickPause: *trickPause, Linger: *linger, QueueSize: *queue, OpenTTL: offIfZero(*openTTL), PausedTTL: offIfZero(*pausedTTL)},
 	})
 	if err != nil {
 		st.Close()
@@ -133,11 +158,20 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	host := l.Addr().String()
-	if strings.HasPrefix(*addr, "localhost:") {
+	everywhere := false
+	if ip, err := netip.ParseAddrPort(host); err == nil && ip.Addr().IsUnspecified() {
+		everywhere = true // 0.0.0.0 or [::]: not an address to open
+	}
+	if strings.HasPrefix(*addr, "localhost:") || everywhere {
 		host = "localhost:" + portOf(host)
 	}
 	fmt.Fprintf(stdout, "Cardroom is running: open http://%s/\n", host)
-	log.Info("serving", "addr", l.Addr().String(), "db", dbPath)
+	if pub != "" {
+		fmt.Fprintf(stdout, "Invite links use %s/\n", pub)
+	} else if everywhere {
+		fmt.Fprintf(stdout, "Listening on every interface: others on your network open http://<this machine's address>:%s/ (-public-url sets the invite links)\n", portOf(host))
+	}
+	log.Info("serving", "addr", l.Addr().String(), "db", dbPath, "public_url", pub, "trusted_proxies", len(proxies))
 
 	if *pprofAddr != "" {
 		go func() {

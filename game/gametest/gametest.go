@@ -261,6 +261,18 @@ func checkStep(t *testing.T, st game.State, s game.Seat, toAct []game.Seat, acti
 			t.Fatalf("step %d: %q parses to a move printed %q", step, text, st.FormatMove(back))
 		}
 	}
+	// A Pick, where the state offers one, describes the same moves.
+	// A seat that need not act has no Pick.
+	if p := PickProblem(st, s); p != "" {
+		t.Fatalf("step %d: %s", step, p)
+	}
+	if pk, ok := st.(game.Picker); ok {
+		for o := game.Seat(0); int(o) < st.Seats(); o++ {
+			if _, ok := pk.Pick(o); ok && !acting[o] {
+				t.Fatalf("step %d: seat %d need not act but has a Pick", step, o)
+			}
+		}
+	}
 	// A clone is independent: playing on it leaves the original alone.
 	c := st.Clone()
 	if Snapshot(t, c) != before {

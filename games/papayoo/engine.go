@@ -71,4 +71,3 @@ func newState(o game.Options) (*State, error) {
 	}
 	return s, nil
 }
-

@@ -9,6 +9,12 @@
 //   render(ctx)     → {center, hand, status, sub, badges, log}: the table
 //   seatInfo(ctx, s), scores(ctx), finalExtra(ctx)   optional parts of the table
 //   describe(text)  a move of this game in words, or undefined for the raw text
+//   describeEntry(entry, ctx)   optional: a history entry (docs/protocol.md,
+//                   "history") in words, past tense, with seat names; undefined
+//                   for the shell's generic line (js/history.js)
+//   holdFor(entry, seat)        optional: how long (ms) the state that brings
+//                   this entry stays on screen, or undefined for the shell's
+//                   default (views/table.js, "pacing")
 //   hiddenOptions   option names the create dialog does not offer
 //   listOptions     option names the lobby list shows beside the game's name
 //   defaultOptions  options the create dialog and quick play start from ({})
@@ -27,6 +33,9 @@ export function register(mod) {
   if (!mod || !/^[a-z0-9_]+$/.test(mod.name || '')) throw new Error('register: a game module needs a name');
   if (games.has(mod.name)) throw new Error(`register: ${mod.name} registered twice`);
   if (typeof mod.render !== 'function') throw new Error(`register: ${mod.name} has no render(ctx)`);
+  for (const hook of ['describeEntry', 'holdFor']) {
+    if (mod[hook] !== undefined && typeof mod[hook] !== 'function') throw new Error(`register: ${mod.name}.${hook} is not a function`);
+  }
   games.set(mod.name, {
     icon: 'back', hiddenOptions: [], listOptions: [], defaultOptions: {}, ...mod,
   });

@@ -1,15 +1,38 @@
-// Keyboard shortcuts: in a replay the arrow keys step; at a table "h" asks
-// for a hint. Everything else is plain buttons, reached with Tab.
+// Keyboard shortcuts. In the hand, the arrow keys move between the cards
+// (Home and End to the first and last), so a keyboard player does not Tab
+// through every card; in a replay, elsewhere, they step; at a table "h"
+// asks for a hint. Everything else is plain buttons, reached with Tab.
 import { onRoute } from './app.js';
 import { stepReplay } from './views/replay.js';
 
+// moveInHand moves the focus from one hand card to another, or returns
+// false when the focus is not on a hand card.
+function moveInHand(e) {
+  const card = e.target && e.target.closest && e.target.closest('[data-testid=hand-card]');
+  const hand = card && card.closest('[data-testid=hand]');
+  if (!hand) return false;
+  // Disabled cards cannot take the focus: the move skips them.
+  const cards = [...hand.querySelectorAll('[data-testid=hand-card]')].filter((c) => c === card || !c.disabled);
+  const i = cards.indexOf(card);
+  let j;
+  if (e.key === 'ArrowRight' || e.key === 'ArrowDown') j = Math.min(cards.length - 1, i + 1);
+  else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') j = Math.max(0, i - 1);
+  else if (e.key === 'Home') j = 0;
+  else if (e.key === 'End') j = cards.length - 1;
+  else return false;
+  cards[j].focus();
+  return true;
+}
+
 export function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.target && (e.target.tagName === 'INPUT' || e.target.tagName === 'SELECT' || e.target.tagName === 'TEXTAREA')) return;
+  if (moveInHand(e)) { e.preventDefault(); return; }
   if (onRoute('replay')) {
     if (e.key === 'ArrowRight' && stepReplay(1)) e.preventDefault();
     if (e.key === 'ArrowLeft' && stepReplay(-1)) e.preventDefault();
   }
-  if (onRoute('table') && e.key === 'h' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+  if (onRoute('table') && e.key === 'h') {
     const b = document.querySelector('[data-testid=hint]');
     if (b) b.click();
   }

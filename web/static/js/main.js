@@ -9,15 +9,18 @@ import { cardSVG } from './cards.js';
 import { app, send, onRoute, tableData, mainState, showError, toast } from './app.js';
 import { onKey } from './keys.js';
 import { renderLogin } from './views/login.js';
+import { renderAccount, startAccount, sessionEnded } from './views/account.js';
 import { renderLobby, renderLobbyTables } from './views/lobby.js';
 import { renderTable } from './views/table.js';
 import { renderReplay, startReplay } from './views/replay.js';
+import { renderLeaderboard, startLeaderboard } from './views/leaderboard.js';
 
 // ---------- boot ----------
 
 async function boot() {
   await setLang(detectLang(), false);
   onLangChange(() => { renderHeader(); render(); });
+  document.addEventListener('cardroom:me', renderHeader); // views/account.js: the name was claimed
   renderHeader();
   const q = new URLSearchParams(location.search);
   if (q.get('table')) {
@@ -62,6 +65,8 @@ function renderHeader() {
     brand,
     h('span', { class: 'spacer' }),
     app.me ? h('span', { 'data-testid': 'me-name' }, t('header.hello', { name: app.me.name })) : null,
+    app.me ? h('a', { href: '#/account', 'data-testid': 'account-link', style: 'color:inherit' }, t('account.link')) : null,
+    app.me ? h('a', { href: '#/ratings', 'data-testid': 'ratings-link', style: 'color:inherit' }, t('ratings.link')) : null,
     h('span', { id: 'conn', class: 'conn', role: 'status' }),
     h('button', {
       type: 'button', 'data-testid': 'sound-toggle', 'aria-pressed': String(app.sound),
@@ -95,6 +100,7 @@ function onMessage(msg) {
       // protocol (docs/protocol.md, "Versioning"): ask for a reload.
       if (msg.version !== PROTOCOL_VERSION) toast(t('conn.reload'), true);
       app.me = { ...(app.me || {}), player: msg.player, name: msg.name };
+      app.publicURL = msg.public_url || ''; // -public-url: invite links use it (views/table.js)
       // Re-subscribe after a reconnection: the lobby, the table on screen.
       if (app.lobbySub) send({ type: 'lobby', subscribe: true });
       if (onRoute('table')) watch(app.route.id);
@@ -124,13 +130,15 @@ function onMessage(msg) {
       if (onRoute('table')) renderTable();
       break;
     }
-    case 'error':
-      showError(msg);
-      if ((msg.code === 'no_table' || msg.code === 'forbidden') && onRoute('table', msg.table)) {
-        const tb = tableData(msg.table);
-        if (!mainState(tb)) { tb.ui.missing = true; renderTable(); }
-      }
+    case 'error': {
+      if (sessionEnded(msg)) break; // views/account.js: this session was revoked elsewhere
+      // A table that cannot be watched: its page says why (a private table
+      // without its invite: that page's one message, no toast besides).
+      const missing = (msg.code === 'no_table' || msg.code === 'forbidden') && onRoute('table', msg.table) && !mainState(tableData(msg.table));
+      if (!missing || msg.code !== 'forbidden') showError(msg);
+      if (missing) { tableData(msg.table).ui.missing = msg.code; renderTable(); }
       break;
+    }
   }
 }
 
@@ -158,6 +166,8 @@ function route() {
   const old = app.route;
   if (parts[0] === 'table' && parts[1]) app.route = { name: 'table', id: parts[1] };
   else if (parts[0] === 'replay' && parts[1]) app.route = { name: 'replay', id: parts[1] };
+  else if (parts[0] === 'account') app.route = { name: 'account' };
+  else if (parts[0] === 'ratings') app.route = { name: 'ratings', id: parts[1] || '', offset: parts[2] || '0' };
   else app.route = { name: 'lobby' };
   if (old && old.name === 'table' && (app.route.name !== 'table' || app.route.id !== old.id)) {
     send({ type: 'unwatch', table: old.id });
@@ -170,9 +180,13 @@ function route() {
   }
   if (app.route.name === 'table' && app.me) watch(app.route.id);
   if (app.route.name === 'replay') startReplay(app.route.id);
+  if (app.route.name === 'account') startAccount();
+  if (app.route.name === 'ratings') startLeaderboard(app.route.id, app.route.offset);
   render();
+  // Screen readers start at the new page; a view that focused a field of
+  // its own (the welcome page's name) keeps it.
   const main = document.getElementById('app');
-  main.focus({ preventScroll: true });
+  if (!main.contains(document.activeElement) || document.activeElement === main) main.focus({ preventScroll: true });
 }
 
 function watch(id) {
@@ -201,6 +215,8 @@ function render() {
   if (!app.me) return renderLogin(entered);
   if (app.route.name === 'table') return renderTable();
   if (app.route.name === 'replay') return renderReplay();
+  if (app.route.name === 'account') return renderAccount();
+  if (app.route.name === 'ratings') return renderLeaderboard();
   return renderLobby();
 }
 

@@ -20,6 +20,53 @@ const SPECIAL = {
   '10': () => t('pisyedili.eff10'), '8': () => t('pisyedili.eff8'), JK: () => t('pisyedili.effJK'),
 };
 
+// flipEl names a card for the table's motion (dom.js flip); from is the
+// test id of where a card new on the table comes from.
+function flipEl(el, name, from) {
+  el.dataset.flip = name;
+  if (from) el.dataset.flipFrom = from;
+  return el;
+}
+
+// lastPlayer is the seat that played the top card, from the history.
+function lastPlayer(ctx) {
+  const hist = ctx.history || [];
+  for (let i = hist.length - 1; i >= 0; i--) {
+    const e = hist[i];
+    if (!e) continue;
+    if (e.kind === 'play') return e.seat;
+    if (e.kind === 'deal') return -1;
+  }
+  return -1;
+}
+
+// handStarted: the hand after the last scored one has seen a card played
+// (its summary closes then), from the history or, without one, the pile.
+function handStarted(ctx, v) {
+  const hist = ctx.history || [];
+  if (hist.length) {
+    for (let i = hist.length - 1; i >= 0; i--) {
+      const e = hist[i];
+      if (!e) continue;
+      if (e.kind === 'hand') return false;
+      if (e.kind === 'play') return true;
+    }
+    return false;
+  }
+  return (v.pile || []).length > 1;
+}
+
+// whyNot says why a card of the hand cannot be played now.
+function whyNot(ctx, v, turn, ch) {
+  if (turn !== ctx.seat) return t('table.why_not_turn', { name: seatName(ctx, turn) });
+  if (ch) return t('pisyedili.why_chain', { n: ch.cards });
+  if (v.phase === 'opening') return t('pisyedili.why_club');
+  if (v.phase === 'after_draw') return t('pisyedili.why_drawn');
+  if (v.phase === 'ace_continue') return t('pisyedili.why_ace');
+  const rank = v.active_rank === 'JK' ? t('card.joker') : (t('rank.' + v.active_rank) !== 'rank.' + v.active_rank ? t('rank.' + v.active_rank) : v.active_rank);
+  return v.active_suit ? t('pisyedili.why_match', { suit: t('suit.' + v.active_suit), rank }) : t('table.not_playable');
+}
+
 function render(ctx) {
   const v = ctx.view;
   const ui = ctx.ui;
@@ -48,7 +95,7 @@ function render(ctx) {
     h('div', { class: 'stock pile-top', 'data-testid': 'top-card' },
       h('div', { class: 'pile-fan' },
         (v.pile || []).slice(-5, -1).map((c) => cardEl(c, { cls: 'under' })),
-        top ? cardEl(top, { cls: 'top' }) : h('div', { class: 'card' })),
+        top ? flipEl(cardEl(top, { cls: 'top' }), top, lastPlayer(ctx) >= 0 ? 'seat-' + lastPlayer(ctx) : '') : h('div', { class: 'card' })),
       h('span', {}, t('pisyedili.top'))),
     h('div', { class: 'offer', 'data-testid': 'active' },
       activeSuit ? h('div', { 'data-testid': 'active-suit', 'data-suit': activeSuit }, t('pisyedili.active_suit'), ' ', suitIcon(activeSuit, 22), ' ', t('suit.' + activeSuit)) : null,
@@ -63,9 +110,22 @@ function render(ctx) {
   const over = phase === 'hand_over' || phase === 'over' || ctx.status === 'finished';
   if (v.ending && phase === 'hand_over') {
     center.appendChild(handSummary(ctx, v.ending, n, v.revealed));
-  } else if (fin.length && (over || ui.seenHands !== fin.length)) {
-    center.appendChild(h('div', {}, handSummary(ctx, fin[fin.length - 1], n),
-      over ? null : h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'dismiss-hand', onclick: () => { ui.seenHands = fin.length; ctx.rerender(); } }, t('final.close'))));
+  } else if (fin.length) {
+    // The last hand's summary shows until the next hand's first card (or
+    // it is closed), and can be opened again during the hand.
+    const auto = !over && !handStarted(ctx, v) && ui.closedHand !== fin.length;
+    if (over || auto || ui.openHand === fin.length) {
+      center.appendChild(h('div', {}, handSummary(ctx, fin[fin.length - 1], n),
+        over ? null : h('button', {
+          class: 'btn small secondary', type: 'button', 'data-testid': 'dismiss-hand',
+          onclick: () => { ui.closedHand = fin.length; ui.openHand = 0; ctx.rerender(); },
+        }, t('final.close'))));
+    } else {
+      center.appendChild(h('button', {
+        class: 'btn small secondary', type: 'button', 'data-testid': 'reopen-hand',
+        onclick: () => { ui.openHand = fin.length; ctx.rerender(); },
+      }, t('pisyedili.show_last_hand', { n: fin.length })));
+    }
   }
   if (v.drawing && v.drawing.left > 0) {
     center.appendChild(h('div', { class: 'offer', 'data-testid': 'drawing' }, t('pisyedili.drawing', { name: seatName(ctx, v.drawing.seat), n: v.drawing.left })));
@@ -94,18 +154,24 @@ function render(ctx) {
     const hinted = ctx.hint && ctx.hint.startsWith('play ') ? ctx.hint.split(' ')[1] : null;
     const cards = sortCards(v.hand);
     const row = h('div', { class: 'hand' + (cards.length > 10 ? ' many' : ''), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
-    cards.forEach((c, i) => {
+    // Two decks: the second copy of a card gets its own key and name.
+    const seen = {};
+    cards.forEach((c) => {
       const ok = playable.has(c);
       const eff = SPECIAL[rankOf(c)];
-      row.appendChild(cardEl(c, {
-        testid: 'hand-card', key: 'h' + i + c, disabled: !ok,
+      const copy = seen[c] = (seen[c] || 0) + 1;
+      const name = copy > 1 ? c + '#' + copy : c;
+      const el = flipEl(cardEl(c, {
+        testid: 'hand-card', key: 'h' + name, disabled: !ok,
         cls: ok ? (c === hinted ? 'playable selected' : 'playable') : (plays.length || turn === me ? 'illegal' : ''),
-        label: cardName(c) + (eff && !opening ? ' — ' + eff() : '') + (ok ? '' : (turn === me ? ' — ' + t('table.not_playable') : '')),
+        label: cardName(c) + (eff && !opening ? ' — ' + eff() : '') + (ok ? '' : (turn === me && !ctx.readonly ? ' — ' + whyNot(ctx, v, turn, ch) : '')),
         onclick: () => {
           const withSuit = plays.filter((m) => m.split(' ')[1] === c && m.split(' ').length > 2);
           if (withSuit.length) { ui.jack = c; ctx.rerender(); } else ctx.move('play ' + c);
         },
-      }));
+      }), name, 'draw-stock');
+      if (!ok && !ctx.readonly) el.dataset.why = whyNot(ctx, v, turn, ch);
+      row.appendChild(el);
     });
     const btn = (move, label, testid) => legal.includes(move)
       ? h('button', { class: 'btn' + (move === 'penalty' ? ' danger' : ''), type: 'button', 'data-testid': testid, onclick: () => ctx.move(move) }, label) : null;
@@ -174,6 +240,38 @@ function handSummary(ctx, lh, n, revealed) {
       h('tbody', {}, rows)));
 }
 
+// DRAW_WHY is the text of a draw for each reason (docs/protocol.md).
+const DRAW_WHY = {
+  turn: 'pisyedili.h.draw_turn', seven: 'pisyedili.h.draw_seven', joker: 'pisyedili.h.draw_joker',
+  ace: 'pisyedili.h.draw_ace', penalty: 'pisyedili.h.draw_penalty', end: 'pisyedili.h.draw_end',
+};
+
+// describeEntry says a history entry in words, in the past tense
+// (js/history.js shows it).
+function describeEntry(e, ctx) {
+  const name = seatName(ctx, e.seat);
+  const card = (e.cards || []).map(cardName).join(', ');
+  switch (e.kind) {
+    case 'deal': return t('pisyedili.h.deal', { name });
+    case 'play':
+      if (e.suit) return t('pisyedili.h.play_jack', { name, card, suit: t('suit.' + e.suit) });
+      return t('pisyedili.h.play', { name, card });
+    case 'draw': return t(DRAW_WHY[e.why] || 'pisyedili.h.draw_other', { name, n: e.count || 0 });
+    case 'pass': return t('pisyedili.h.pass', { name });
+    case 'penalty': return t('pisyedili.h.penalty', { name, n: e.count || 0 });
+    case 'shuffle': return t('pisyedili.h.shuffle', { n: e.count || 0 });
+    case 'hand': return t('pisyedili.h.hand', { scores: (e.scores || []).map((p, s) => `${seatName(ctx, s)} ${p}`).join(' · ') });
+    default: return undefined;
+  }
+}
+
+// holdFor: a hand's end stays a moment longer, so its summary is read
+// before the next deal.
+function holdFor(e) {
+  if (e.kind === 'hand') return 2000;
+  return undefined;
+}
+
 function seatInfo(ctx, s) {
   const v = ctx.view;
   const parts = [];
@@ -217,6 +315,6 @@ function describe(text) {
 export default register({
   name: 'pisyedili',
   icon: '7C',
-  render, seatInfo, scores, describe,
+  render, seatInfo, scores, describe, describeEntry, holdFor,
   listOptions: ['hands'],
 });

@@ -1,34 +1,270 @@
-// 500 Rum: the table, the score sheet and the moves in words.
+// 500 Rum: the table, the score sheet, the end-of-hand summary and the
+// moves and history entries in words.
+//
+// The client never builds a move: every action matches what the player
+// selected against the `legal` list of the latest state and sends that text
+// back. With jokers one selection can fit several legal moves (a joker
+// standing for different cards, an ace at either end of a 13-card run): the
+// player then picks one of them, said in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, seatName, sameCards } from '../util.js';
-import { sortCards } from '../cards.js';
+import { cardEl, seatName, sameCards, suitIcon } from '../util.js';
+import { sortCards, SUIT_COLOR } from '../cards.js';
 import { register } from '../games.js';
 
 // The view (docs/games/rum500.md): pile bottom → top, stock a size, melds
-// with their number, cards and the seat credited for each card.
+// with their number, cards (JK for a joker), the cards they stand for and
+// the seat credited for each card.
 function pile(v) { return v.pile || []; }
 function stockSize(v) { return v.stock || 0; }
 function melds(v) { return v.melds || []; }
 function target(ctx) { return (ctx.view.options && ctx.view.options.target) || ctx.options.target || 500; }
+function jokersOn(ctx) { return +((ctx.view.options && ctx.view.options.jokers) || ctx.options.jokers || 0) > 0; }
 // The end of a 13-card run an ace goes on, in a lay-off with a choice.
 const END = { low: () => t('rum500.low'), high: () => t('rum500.high') };
 const endName = (e) => (END[e] ? END[e]() : e);
+// Where the ace of a 13-card run meld lies, said in a choice.
+const ACE = { low: () => t('rum500.ace_low'), high: () => t('rum500.ace_high') };
+const aceName = (e) => (ACE[e] ? ACE[e]() : e);
+
+// ---- move notation ----
+
+// tok reads one card of a move: "8S", "JK" (a joker in hand or in the pile)
+// or "JK=8S" (a joker standing for the 8 of spades).
+function tok(s) {
+  const i = s.indexOf('=');
+  return i < 0 ? { card: s, as: null } : { card: s.slice(0, i), as: s.slice(i + 1) };
+}
+
+// tokName says a card of a move in words, a joker with what it stands for.
+function tokName(s) {
+  const x = tok(s);
+  return x.as ? t('rum500.joker_as', { card: cardName(x.as) }) : cardName(x.card);
+}
+
+const listNames = (toks) => toks.map(tokName).join(', ');
+
+// parse splits a legal move into what the table needs to match it against
+// a selection: its verb, the pile card of a take (x) and the take's use,
+// the cards it puts on the table (cards, in move notation), the meld
+// number and the end of a lay-off.
+function parse(text) {
+  const p = text.split(' ');
+  const m = { text, verb: p[0], cards: [], meld: 0, end: '', x: '', use: '' };
+  switch (p[0]) {
+    case 'meld': m.cards = p.slice(1); break;
+    case 'layoff': m.cards = [p[1]]; m.meld = +p[2]; m.end = p[3] || ''; break;
+    case 'discard': m.cards = [p[1]]; break;
+    case 'take':
+      m.x = p[1];
+      m.use = p[2] || '';
+      if (m.use === 'meld') m.cards = p.slice(3);
+      else if (m.use === 'layoff') { m.cards = [p[1]]; m.meld = +p[3]; m.end = p[4] || ''; }
+      break;
+    default:
+  }
+  return m;
+}
+
+// handCards are the cards a move takes from the hand or the pile: a joker
+// is "JK" whatever it stands for.
+const handCards = (m) => m.cards.map((s) => tok(s).card);
+
+// aceEnd says where the ace of a 13-card run meld lies ("low" when written
+// first, "high" when last), else "".
+function aceEnd(m) {
+  if (m.cards.length !== 13) return '';
+  if (tok(m.cards[0]).card.startsWith('A') || (tok(m.cards[0]).as || '').startsWith('A')) return 'low';
+  return 'high';
+}
+
+// ---- the selection ----
+
+// items lists the hand sorted, each card with a key that tells two copies
+// apart (two jokers, or two 7♥ with two decks): "JK#1", "JK#2". Selecting
+// one copy selects that one only.
+function items(hand) {
+  const seen = {};
+  return sortCards(hand || []).map((c) => {
+    seen[c] = (seen[c] || 0) + 1;
+    return { card: c, key: c + '#' + seen[c] };
+  });
+}
+
+// cardValue is a card's points in hand (spec §2): an ace or a joker 15,
+// a face card 10, other cards their number.
+export function cardValue(c) {
+  if (c === 'JK') return 15;
+  const r = c.slice(0, -1);
+  if (r === 'A') return 15;
+  if (r === 'J' || r === 'Q' || r === 'K') return 10;
+  return parseInt(r, 10) || 0;
+}
+const handValue = (cards) => (cards || []).reduce((s, c) => s + cardValue(c), 0);
+
+// standsBadge marks a joker on the table with the card it stands for (its
+// rank and suit, in the suit's colour).
+function standsBadge(card) {
+  if (!card || card === 'JK') return null;
+  const suit = card.slice(-1);
+  return h('span', {
+    class: 'stands', 'data-testid': 'joker-stands', 'data-stands': card, 'aria-hidden': 'true',
+    style: `position:absolute;left:50%;top:38%;transform:translateX(-50%);background:#fff;color:${SUIT_COLOR[suit] || '#222'};border:1px solid #b8341b;border-radius:6px;padding:0 .2rem;font-size:.78rem;font-weight:800;white-space:nowrap;line-height:1.25;`,
+  }, card.slice(0, -1), suitIcon(suit, 11));
+}
+
+// meldCard draws one card of a meld: its credit, and for a joker the card
+// it stands for (on the face and in its name).
+function meldCard(ctx, c, stands, owner) {
+  const joker = c === 'JK';
+  const name = joker ? t('rum500.joker_as', { card: cardName(stands) }) : cardName(c);
+  const el = cardEl(c, {
+    size: 'small', label: name + (owner !== undefined ? ' — ' + seatName(ctx, owner) : ''),
+    who: owner !== undefined ? h('span', { class: 'own oc-' + owner, 'aria-hidden': 'true' }, String(owner + 1)) : null,
+  });
+  if (joker) {
+    el.dataset.stands = stands || '';
+    const b = standsBadge(stands);
+    if (b) el.appendChild(b);
+  }
+  return el;
+}
+
+// ---- the end of a hand ----
+
+// captureSummary keeps what the player needs to see when a hand ends: the
+// state right after the last move of a hand shows every hand (shown_hands)
+// before the next deal clears the table, and the history's `hand` entry
+// says the same. The summary stays until the player closes it or the next
+// hand's first move (ui.summary; ui.summaryClosed is the hand closed).
+function captureSummary(ctx) {
+  const v = ctx.view;
+  const ui = ctx.ui;
+  const rounds = v.round_scores || [];
+  if (Array.isArray(v.shown_hands) && v.shown_hands.length && rounds.length && rounds.length === v.round) {
+    if (!ui.summary || ui.summary.round !== v.round || ui.summary.from !== 'view') {
+      ui.summaryReopened = false;
+      ui.summary = {
+        round: v.round, from: 'view', wentOut: v.went_out === undefined ? -1 : v.went_out,
+        hands: v.shown_hands.map((x) => x || []), table: v.table_points || [], scores: rounds[rounds.length - 1],
+        melds: melds(v), pile: pile(v),
+      };
+    }
+    return;
+  }
+  // The history up to this state (the shell's ctx.history): its last
+  // `hand` entry closes the latest finished hand, and an `out` entry
+  // between it and the hand before names who went out.
+  const hist = ctx.history || (ctx.state && ctx.state.history && ctx.state.history.entries) || [];
+  let out = -1;
+  let last = null;
+  for (const e of hist) {
+    if (!e) continue;
+    if (e.kind === 'out') out = e.seat;
+    if (e.kind === 'hand' && Array.isArray(e.scores) && Array.isArray(e.hands)) last = { e, out };
+    if (e.kind === 'hand' || e.kind === 'deal') out = -1;
+  }
+  const round = rounds.length;
+  if (last && round > 0 && (!ui.summary || ui.summary.round < round)) {
+    const { e } = last;
+    const bonus = +((v.options && v.options.go_out_bonus) || 0);
+    ui.summaryReopened = false;
+    ui.summary = {
+      round, from: 'history', wentOut: last.out, hands: e.hands.map((x) => x || []), scores: e.scores,
+      table: e.scores.map((x, s) => x + handValue(e.hands[s]) - (s === last.out ? bonus : 0)),
+      melds: ui.lastMelds && ui.lastMelds.round === round ? ui.lastMelds.melds : [],
+    };
+  }
+}
+
+// summaryShown says whether the last hand's summary is on screen: not once
+// the player closed it, nor after their first move of the next hand (a
+// spectator's: after anyone's). Bots may open the next hand within a
+// second; the summary must not vanish under the reader's eyes then.
+function summaryShown(ctx) {
+  const v = ctx.view;
+  const s = ctx.ui.summary;
+  if (!s || ctx.ui.summaryClosed === s.round) return false;
+  if (v.round > s.round && !ctx.ui.summaryReopened) {
+    const mine = ctx.seat >= 0 ? String(ctx.seat) + ' ' : '';
+    if (v.round > s.round + 1 || (v.moves || []).some((m) => m.startsWith(mine))) {
+      ctx.ui.summaryClosed = s.round;
+      return false;
+    }
+  }
+  return true;
+}
+
+function summaryBox(ctx) {
+  const v = ctx.view;
+  const ui = ctx.ui;
+  const s = ui.summary;
+  const n = v.players;
+  const totals = v.totals || [];
+  const rows = [];
+  for (let i = 0; i < n; i++) {
+    const left = sortCards(s.hands[i] || []);
+    const sc = (s.scores || [])[i];
+    // One body per player: the numbers, then the cards left across the
+    // whole width (a phone has room for four narrow columns, not five).
+    rows.push(h('tbody', { 'data-testid': 'summary-row', 'data-seat': i },
+      h('tr', {},
+        h('td', {}, h('strong', {}, seatName(ctx, i)), i === s.wentOut ? [' ', h('span', { class: 'badge gold' }, t('rum500.out_badge'))] : null),
+        h('td', { 'data-testid': 'summary-table-' + i }, String((s.table || [])[i] ?? '')),
+        h('td', { 'data-testid': 'summary-score-' + i }, sc === undefined ? '' : `${sc > 0 ? '+' : ''}${sc}`),
+        h('td', {}, totals[i] === undefined ? '' : String(totals[i]))),
+      h('tr', {}, h('td', { colspan: '4', 'data-testid': 'summary-left-' + i },
+        h('div', { style: 'display:flex;flex-wrap:wrap;gap:3px;align-items:center' },
+          h('span', {}, t('rum500.col_left') + ':'),
+          left.length ? left.map((c) => cardEl(c, { size: 'tiny', testid: 'left-card' })) : h('span', {}, t('rum500.none_left')),
+          left.length ? h('span', {}, '−' + handValue(left)) : null)))));
+  }
+  const close = () => { ui.summaryClosed = s.round; ui.summaryReopened = false; ctx.rerender(); };
+  const meldList = (s.melds || []).length ? h('div', { class: 'melds', 'data-testid': 'summary-melds', 'aria-label': t('rum500.final_table') },
+    s.melds.map((m) => h('div', { class: 'meld', role: 'group', 'aria-label': t('rum500.meld_n', { n: m.number }) },
+      h('div', { class: 'meld-title' }, t('rum500.meld_n', { n: m.number })),
+      h('div', { class: 'meld-cards' }, (m.cards || []).map((c, j) => meldCard(ctx, c, (m.stands || [])[j], (m.owners || [])[j])))))) : null;
+  return h('div', { class: 'offer', role: 'region', 'aria-label': t('rum500.summary_title', { n: s.round }), 'data-testid': 'hand-summary', 'data-round': s.round },
+    h('h3', {}, t('rum500.summary_title', { n: s.round })),
+    h('p', { 'data-testid': 'went-out' }, s.wentOut >= 0 ? t('rum500.went_out', { name: seatName(ctx, s.wentOut) }) : t('rum500.stock_ended')),
+    h('div', { style: 'overflow-x:auto;max-width:100%' },
+      h('table', { class: 'list', 'data-testid': 'summary-table' },
+        h('thead', {}, h('tr', {}, h('th', {}, ''), h('th', {}, t('rum500.col_table')), h('th', {}, t('rum500.col_hand')), h('th', {}, t('final.total')))),
+        rows)),
+    // Open where there is room; on a phone the melds would push the hand
+    // far down.
+    meldList ? h('details', { open: window.matchMedia('(min-width: 520px)').matches }, h('summary', {}, t('rum500.final_table')), meldList) : null,
+    h('div', { class: 'controls' },
+      h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'dismiss-hand', onclick: close }, t('final.close'))));
+}
+
+// ---- the table ----
 
 function render(ctx) {
   const v = ctx.view;
   const ui = ctx.ui;
   const me = ctx.seat;
   const legal = ctx.legal;
-  ui.sel = (ui.sel || []).filter((c) => (v.hand || []).includes(c));
+  const parsed = legal.map(parse);
+  const hand = items(v.hand);
+  const keys = new Set(hand.map((x) => x.key));
+  ui.sel = (ui.sel || []).filter((k) => typeof k === 'string' && keys.has(k));
   const n = v.players;
-  const hintSet = new Set(ctx.hint ? ctx.hint.split(' ').filter((x) => /^(\d+|[AJQK]|10)[SHDC]$|^JK$/.test(x)) : []);
+  const hintSet = new Set(ctx.hint ? ctx.hint.split(' ').map((x) => tok(x).card).filter((x) => /^(\d+|[AJQK]|10)[SHDC]$|^JK$/.test(x)) : []);
+  captureSummary(ctx);
+  if (melds(v).length) ui.lastMelds = { round: v.round, melds: melds(v) };
 
-  // Stock and discard pile, spread.
+  // Stock and discard pile, spread. A pile card is one take; its uses are
+  // the legal moves that take it.
   const canDraw = legal.includes('draw');
   const p = pile(v);
-  const takeMoves = legal.filter((m) => m.startsWith('take '));
-  const takeable = new Set(takeMoves.map((m) => m.split(' ')[1]));
+  const takes = parsed.filter((m) => m.verb === 'take');
+  const usesOf = (c) => takes.filter((m) => tok(m.x).card === c);
+  // The chosen pile card, while it is still there and still takeable.
+  if (ui.pileSel !== null && ui.pileSel !== undefined && (p[ui.pileSel] !== ui.pileCard || !usesOf(p[ui.pileSel] || '').length)) ui.pileSel = null;
+  if (ui.pileSel === null || ui.pileSel === undefined) { ui.pileSel = null; ui.takeSel = []; }
+  const taking = ui.pileSel !== null;
+  ui.takeSel = (ui.takeSel || []).filter((i) => taking && i > ui.pileSel && i < p.length);
   const stock = h('div', { class: 'stock', 'data-testid': 'stock' },
     cardEl('back', {
       button: true, disabled: !canDraw, cls: canDraw ? 'playable' : '', testid: 'draw-stock', key: 'stock',
@@ -37,48 +273,98 @@ function render(ctx) {
     h('span', {}, t('rum500.stock_n', { n: stockSize(v) })));
   const pileRow = h('div', { class: 'pile-spread', 'data-testid': 'pile', role: 'group', 'aria-label': t('rum500.pile') });
   p.forEach((c, i) => {
+    // With two decks a take takes the upper copy (the lower is not offered).
     const upper = p.slice(i + 1).includes(c);
-    const ok = takeable.has(c) && !upper;
+    const uses = upper ? [] : usesOf(c);
+    const ok = uses.length > 0;
     const above = p.length - 1 - i;
+    const inTake = taking && i > ui.pileSel;
     pileRow.appendChild(cardEl(c, {
-      button: true, size: 'small', testid: 'pile-card', key: 'p' + i, disabled: !ok,
-      cls: (ui.pileSel === i ? 'selected ' : '') + (ok ? 'playable' : ''),
-      label: cardName(c) + (above ? ' — ' + t('rum500.above_n', { n: above }) : '') + (ok ? '' : ''),
-      onclick: ok ? () => { ui.pileSel = ui.pileSel === i ? null : i; ctx.rerender(); } : undefined,
+      button: true, size: 'small', testid: 'pile-card', key: 'p' + i + c, disabled: !ok,
+      cls: (ui.pileSel === i ? 'selected ' : '') + (inTake ? 'selected ' : '') + (ok ? 'playable' : ''),
+      label: cardName(c) + (above ? ' — ' + t('rum500.above_n', { n: above }) : '') + (ok ? ' — ' + t('rum500.uses_n', { n: uses.length }) : ''),
+      onclick: ok ? () => {
+        ui.pileSel = ui.pileSel === i ? null : i;
+        ui.pileCard = c;
+        ui.takeSel = [];
+        ui.sel = [];
+        ui.choice = null;
+        ctx.rerender();
+      } : undefined,
     }));
   });
   const center = h('div', { class: 'center', 'data-testid': 'center' },
     stock,
     h('div', {}, h('div', { class: 'meta' }, t('rum500.pile'), ` (${p.length})`), pileRow));
 
-  // The offer for a card picked deep in the pile.
-  if (ui.pileSel !== null && ui.pileSel !== undefined && p[ui.pileSel]) {
-    const x = p[ui.pileSel];
+  // What the selection fits: cards from the hand, and while a take is being
+  // built the pile card (always part of it) and any card that comes along.
+  const x = taking ? p[ui.pileSel] : null;
+  const selHand = hand.filter((it) => ui.sel.includes(it.key)).map((it) => it.card);
+  const selected = taking ? [x, ...ui.takeSel.map((i) => p[i]), ...selHand] : selHand;
+  const offers = taking ? usesOf(x) : [];
+  const meldCands = taking
+    ? offers.filter((m) => m.use === 'meld' && sameCards(handCards(m), selected))
+    : (selected.length >= 3 ? parsed.filter((m) => m.verb === 'meld' && sameCards(handCards(m), selected)) : []);
+  const layCands = taking
+    ? (selected.length === 1 ? offers.filter((m) => m.use === 'layoff') : [])
+    : (selected.length === 1 ? parsed.filter((m) => m.verb === 'layoff' && tok(m.cards[0]).card === selected[0]) : []);
+  const choice = ui.choice && meldCands.length > 1 && sameCards(ui.choice, selected);
+
+  // The offer for a card picked in the pile: the take, what comes along,
+  // and its uses; the player builds the use by selecting cards as for any
+  // meld, or picks one of the uses.
+  if (taking) {
     const along = p.slice(ui.pileSel + 1);
-    const offers = takeMoves.filter((m) => m.split(' ')[1] === x);
-    center.appendChild(h('div', { class: 'offer', 'data-testid': 'take-offer' },
+    const useLabel = (m) => {
+      if (m.use === 'meld') return t('rum500.use_meld', { cards: listNames(m.cards) }) + (aceEnd(m) ? ' (' + aceName(aceEnd(m)) + ')' : '');
+      if (m.use === 'layoff') return t('rum500.use_layoff', { card: tokName(m.x), meld: m.meld }) + (m.end ? ' (' + endName(m.end) + ')' : '');
+      return t('rum500.use_keep');
+    };
+    center.appendChild(h('div', { class: 'offer', 'data-testid': 'take-offer', role: 'group', 'aria-label': t('rum500.take_x', { card: cardName(x) }) },
       h('p', {}, t('rum500.take_x', { card: cardName(x) }), along.length ? ' ' + t('rum500.comes_along', { cards: along.map(cardName).join(', ') }) : ''),
-      h('div', { class: 'row' }, along.map((c) => cardEl(c, { size: 'tiny' }))),
-      h('div', {}, offers.map((m, i) => h('button', { class: 'btn small', type: 'button', 'data-testid': 'take-option', 'data-key': 'to' + i, 'data-move': m, onclick: () => { ui.pileSel = null; ctx.move(m); } }, describe(m)))),
-      h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'take-cancel', onclick: () => { ui.pileSel = null; ctx.rerender(); } }, t('table.cancel'))));
+      h('div', { class: 'row', 'data-testid': 'taken' },
+        cardEl(x, { size: 'small', testid: 'taken-x', cls: 'selected', label: cardName(x) + ' — ' + t('rum500.must_use') }),
+        along.map((c, j) => {
+          const i = ui.pileSel + 1 + j;
+          const on = ui.takeSel.includes(i);
+          return cardEl(c, {
+            button: true, size: 'small', testid: 'taken-card', key: 'tk' + i + c, pressed: on, cls: on ? 'selected' : '',
+            onclick: () => { ui.takeSel = on ? ui.takeSel.filter((k) => k !== i) : [...ui.takeSel, i]; ui.choice = null; ctx.rerender(); },
+          });
+        })),
+      h('p', {}, t('rum500.build_meld'), offers.some((m) => m.use === 'layoff') ? ' ' + t('rum500.build_layoff') : ''),
+      h('p', {}, h('span', {}, t('rum500.its_uses'), ' '),
+        offers.map((m, i) => h('button', {
+          class: 'btn small', type: 'button', 'data-testid': 'take-option', 'data-key': 'to' + i, 'data-move': m.text,
+          onclick: () => { ui.pileSel = null; ctx.move(m.text); },
+        }, useLabel(m)))),
+      h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'take-cancel', onclick: () => { ui.pileSel = null; ui.sel = []; ctx.rerender(); } }, t('table.cancel'))));
   }
 
-  // Melds on the table, with who placed each card.
-  const layoffs = ui.sel.length === 1 ? legal.filter((m) => m.startsWith('layoff ' + ui.sel[0] + ' ')) : [];
+  // Melds on the table, with who placed each card; the melds the selected
+  // card can be laid off on are highlighted, each with its button(s).
   const meldBox = h('div', { class: 'melds', 'data-testid': 'melds', 'aria-label': t('rum500.melds') });
   melds(v).forEach((m) => {
     const num = m.number;
     const owners = m.owners || [];
-    const targets = layoffs.filter((x) => x.split(' ')[2] === String(num));
+    const targets = layCands.filter((c) => c.meld === num);
     const cards = m.cards || [];
-    meldBox.appendChild(h('div', { class: 'meld', 'data-testid': 'meld-' + num, role: 'group', 'aria-label': t('rum500.meld_n', { n: num }) },
-      h('div', { class: 'meld-title' }, t('rum500.meld_n', { n: num })),
-      h('div', { class: 'meld-cards' }, cards.map((c, j) => cardEl(c, {
-        size: 'small', label: cardName(c) + (owners[j] !== undefined ? ' — ' + seatName(ctx, owners[j]) : ''),
-        who: owners[j] !== undefined ? h('span', { class: 'own oc-' + owners[j], 'aria-hidden': 'true' }, String(owners[j] + 1)) : null,
-      }))),
-      targets.map((tm) => h('button', { class: 'btn small', type: 'button', 'data-testid': 'layoff-' + num + (tm.split(' ')[3] ? '-' + tm.split(' ')[3] : ''), onclick: () => ctx.move(tm) },
-        t('rum500.layoff_here') + (tm.split(' ')[3] ? ' (' + endName(tm.split(' ')[3]) + ')' : '')))));
+    meldBox.appendChild(h('div', {
+      class: 'meld' + (targets.length ? ' target' : ''), 'data-testid': 'meld-' + num, 'data-target': targets.length ? 'true' : undefined,
+      role: 'group', 'aria-label': t('rum500.meld_n', { n: num }) + (targets.length ? ' — ' + t('rum500.can_lay') : ''),
+    },
+    h('div', { class: 'meld-title' }, t('rum500.meld_n', { n: num })),
+    h('div', { class: 'meld-cards' }, cards.map((c, j) => meldCard(ctx, c, (m.stands || [])[j], owners[j]))),
+    targets.map((tm) => {
+      const as = tok(tm.cards[0]).as;
+      const detail = [as ? t('rum500.joker_as', { card: cardName(as) }) : '', tm.end ? endName(tm.end) : ''].filter(Boolean).join(', ');
+      return h('button', {
+        class: 'btn small', type: 'button', 'data-move': tm.text,
+        'data-testid': 'layoff-' + num + (tm.end ? '-' + tm.end : '') + (as ? '-' + as : ''),
+        onclick: () => { ui.pileSel = null; ctx.move(tm.text); },
+      }, t('rum500.layoff_here') + (detail ? ' (' + detail + ')' : ''));
+    })));
   });
   if (!melds(v).length) meldBox.appendChild(h('p', { class: 'meta' }, t('rum500.no_melds')));
   else {
@@ -86,7 +372,7 @@ function render(ctx) {
     for (let s = 0; s < n; s++) legend.push(h('span', { class: 'legend-item' }, h('span', { class: 'own oc-' + s }, String(s + 1)), ' ', seatName(ctx, s)));
     meldBox.prepend(h('div', { class: 'legend', 'data-testid': 'meld-legend' }, t('rum500.whose'), ' ', legend));
   }
-  const table = h('div', {}, center, meldBox);
+  const table = h('div', {}, summaryShown(ctx) ? summaryBox(ctx) : null, center, meldBox);
 
   // Status.
   const turn = (ctx.toAct || [])[0];
@@ -96,73 +382,64 @@ function render(ctx) {
   else if (turn === undefined) status = t('table.dealing');
   else if (turn === me) {
     status = t('table.your_turn');
-    if (canDraw || takeMoves.length) sub = t('rum500.step_draw');
+    if (taking) sub = t('rum500.step_take');
+    else if (canDraw || takes.length) sub = t('rum500.step_draw');
     else if (legal.includes('decline')) sub = t('rum500.step_decline');
     else sub = t('rum500.step_meld');
   } else status = t('table.turn_of', { name: seatName(ctx, turn) });
   sub = [sub, t('rum500.target', { n: target(ctx) })].filter(Boolean).join(' · ');
 
   // Hand and actions.
-  let hand = null;
+  let handArea = null;
   if (me >= 0 && v.hand) {
-    const cards = sortCards(v.hand);
-    const row = h('div', { class: 'hand' + (cards.length > 10 ? ' many' : ''), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
-    const canAct = legal.some((m) => /^(meld|layoff|discard) /.test(m));
-    cards.forEach((c, i) => {
-      const sel = ui.sel.includes(c);
-      row.appendChild(cardEl(c, {
-        testid: 'hand-card', key: 'h' + i + c, pressed: sel, disabled: !canAct,
-        cls: (sel ? 'selected' : '') + (hintSet.has(c) ? ' playable' : ''),
+    const row = h('div', { class: 'hand' + (hand.length > 10 ? ' many' : ''), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const canAct = taking || parsed.some((m) => m.verb === 'meld' || m.verb === 'layoff' || m.verb === 'discard');
+    hand.forEach((it) => {
+      const sel = ui.sel.includes(it.key);
+      row.appendChild(cardEl(it.card, {
+        testid: 'hand-card', key: 'h' + it.key, pressed: sel, disabled: !canAct,
+        cls: (sel ? 'selected' : '') + (hintSet.has(it.card) ? ' playable' : ''),
         onclick: () => {
-          ui.sel = sel ? ui.sel.filter((x) => x !== c) : [...ui.sel, c];
+          ui.sel = sel ? ui.sel.filter((k) => k !== it.key) : [...ui.sel, it.key];
+          ui.choice = null;
           ctx.rerender();
         },
       }));
     });
-    const meldMove = legal.find((m) => m.startsWith('meld ') && ui.sel.length >= 3 && sameCards(m.split(' ').slice(1), ui.sel));
-    const discardMove = ui.sel.length === 1 && legal.includes('discard ' + ui.sel[0]) ? 'discard ' + ui.sel[0] : null;
-    const suggestions = legal.filter((m) => m.startsWith('meld ')).slice(0, 6);
+    const discardMove = !taking && selected.length === 1 && legal.includes('discard ' + selected[0]) ? 'discard ' + selected[0] : null;
+    const meldNow = () => {
+      if (meldCands.length === 1) { ui.pileSel = null; ctx.move(meldCands[0].text); } else if (meldCands.length > 1) { ui.choice = [...selected]; ctx.rerender(); }
+    };
+    const suggestions = taking ? [] : parsed.filter((m) => m.verb === 'meld').slice(0, 6);
     const controls = h('div', { class: 'controls' },
-      h('button', { class: 'btn', type: 'button', 'data-testid': 'meld-selected', disabled: !meldMove, onclick: () => meldMove && ctx.move(meldMove) }, t('rum500.meld_selected')),
+      h('button', { class: 'btn', type: 'button', 'data-testid': 'meld-selected', disabled: !meldCands.length, onclick: meldNow }, t('rum500.meld_selected')),
       h('button', { class: 'btn', type: 'button', 'data-testid': 'discard', disabled: !discardMove, onclick: () => discardMove && ctx.move(discardMove) }, t('rum500.discard')),
       legal.includes('decline') ? h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'decline', onclick: () => ctx.move('decline') }, t('rum500.decline')) : null,
-      h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'clear', disabled: !ui.sel.length, onclick: () => { ui.sel = []; ctx.rerender(); } }, t('table.clear')));
-    const helpLine = ui.sel.length === 1 && layoffs.length ? h('p', { class: 'meta' }, t('rum500.pick_meld')) : null;
-    hand = h('section', { class: 'hand-area', 'aria-label': t('table.your_hand') },
-      h('h3', {}, t('table.your_hand'), ` (${cards.length})`), row, controls, helpLine,
+      h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'clear', disabled: !ui.sel.length, onclick: () => { ui.sel = []; ui.choice = null; ctx.rerender(); } }, t('table.clear')));
+    // One selection, several melds: the choice in words.
+    const choiceBox = choice ? h('div', { class: 'offer', 'data-testid': 'meld-choices', role: 'group', 'aria-label': t('rum500.which_meld') },
+      h('span', {}, t('rum500.which_meld'), ' '),
+      meldCands.map((m, i) => h('button', {
+        class: 'btn small', type: 'button', 'data-testid': 'meld-choice', 'data-key': 'mc' + i, 'data-move': m.text,
+        onclick: () => { ui.choice = null; ui.pileSel = null; ctx.move(m.text); },
+      }, listNames(m.cards) + (aceEnd(m) ? ' (' + aceName(aceEnd(m)) + ')' : ''))),
+      h('button', { class: 'btn small secondary', type: 'button', onclick: () => { ui.choice = null; ctx.rerender(); } }, t('table.cancel'))) : null;
+    const helpLine = layCands.length ? h('p', { class: 'meta', 'data-testid': 'layoff-help' }, t('rum500.pick_meld')) : null;
+    handArea = h('section', { class: 'hand-area', 'aria-label': t('table.your_hand') },
+      h('h3', {}, t('table.your_hand'), ` (${hand.length})`), row, controls, choiceBox, helpLine,
       suggestions.length ? h('div', { class: 'offer', 'data-testid': 'meld-suggestions' }, h('span', {}, t('rum500.can_meld'), ' '),
-        suggestions.map((m, i) => h('button', { class: 'btn small', type: 'button', 'data-testid': 'meld-option', 'data-key': 'mo' + i, 'data-move': m, onclick: () => ctx.move(m) }, m.split(' ').slice(1).map(cardName).join(' · ')))) : null);
+        suggestions.map((m, i) => h('button', { class: 'btn small', type: 'button', 'data-testid': 'meld-option', 'data-key': 'mo' + i, 'data-move': m.text, onclick: () => ctx.move(m.text) }, m.cards.map(tokName).join(' · ')))) : null);
   }
-  const moves = v.moves || [];
-  const log = moves.length ? h('ol', { class: 'log', 'data-testid': 'log' }, moves.slice(-8).map((m) => {
-    const i = m.indexOf(' ');
-    return h('li', {}, `${seatName(ctx, +m.slice(0, i))}: ${describe(m.slice(i + 1))}`);
-  })) : null;
-  let ended = null;
-  if (v.went_out !== undefined && v.went_out >= 0 && (v.phase === 'over' || ctx.status === 'finished')) {
-    ended = h('p', { class: 'offer', 'data-testid': 'went-out' }, t('rum500.went_out', { name: seatName(ctx, v.went_out) }));
-  }
-  if (ended) table.appendChild(ended);
-  const rounds = v.round_scores || [];
-  const over = v.phase === 'over' || ctx.status === 'finished';
-  if (rounds.length && !over && ui.seenHands !== rounds.length) {
-    const last = rounds[rounds.length - 1];
-    table.appendChild(h('div', { class: 'offer', 'data-testid': 'hand-result' },
-      h('strong', {}, t('rum500.hand_result', { n: rounds.length })), ' ',
-      last.map((x, s) => `${seatName(ctx, s)} ${x > 0 ? '+' : ''}${x}`).join(' · '), ' ',
-      h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'dismiss-hand', onclick: () => { ui.seenHands = rounds.length; ctx.rerender(); } }, t('final.close'))));
-  }
-  if (over && Array.isArray(v.shown_hands) && v.shown_hands.some((x) => x && x.length)) {
-    table.appendChild(h('div', { class: 'offer', 'data-testid': 'shown-hands' },
-      h('p', {}, t('rum500.left_in_hands')),
-      v.shown_hands.map((cards, s) => (cards && cards.length ? h('div', { class: 'row' }, h('span', {}, seatName(ctx, s) + ':'), sortCards(cards).map((c) => cardEl(c, { size: 'tiny' }))) : null))));
-  }
-  return { center: table, hand, status, sub, log, badges: [h('span', { class: 'badge', 'data-testid': 'hand-no' }, t('rum500.hand_n', { n: v.round || 1 }))] };
-}
 
-function initial(ctx, s) {
-  const name = seatName(ctx, s);
-  return name.length > 10 ? name.slice(0, 9) + '…' : name;
+  const badges = [h('span', { class: 'badge', 'data-testid': 'hand-no' }, t('rum500.hand_n', { n: v.round || 1 }))];
+  if (ui.summary && !summaryShown(ctx)) {
+    badges.push(h('button', {
+      class: 'btn small secondary', type: 'button', 'data-testid': 'show-last-hand',
+      onclick: () => { ui.summaryClosed = null; ui.summaryReopened = true; ctx.rerender(); },
+    }, t('rum500.last_hand')));
+  }
+  // The move log is the shell's history panel (describeEntry below).
+  return { center: table, hand: handArea, status, sub, badges };
 }
 
 function seatInfo(ctx, s) {
@@ -189,7 +466,7 @@ function scores(ctx) {
   const head = [];
   for (let s = 0; s < n; s++) head.push(h('th', {}, seatName(ctx, s)));
   return h('div', {},
-    h('p', { class: 'meta' }, t('rum500.target', { n: target(ctx) })),
+    h('p', { class: 'meta' }, t('rum500.target', { n: target(ctx) }), jokersOn(ctx) ? ' · ' + t('rum500.with_jokers') : ''),
     h('table', { 'data-testid': 'score-sheet' },
       h('thead', {}, h('tr', {}, h('th', {}, ''), head)),
       h('tbody', {}, body,
@@ -214,21 +491,62 @@ function finalExtra(ctx) {
   return h('div', { 'data-testid': 'settlement' }, h('h3', {}, t('rum500.settlement')), h('ul', {}, lines));
 }
 
-// describe says a 500 Rum move in words: draw, take (alone, with a meld or
-// a lay-off), meld, layoff, discard, decline.
+// describe says a 500 Rum move in words (the hint, the move log): draw,
+// take (alone, with a meld or a lay-off), meld, layoff, discard, decline;
+// a joker with the card it stands for.
 function describe(text) {
-  const parts = text.split(' ');
-  const cards = (list) => list.map(cardName).join(', ');
-  switch (parts[0]) {
+  const m = parse(text);
+  switch (m.verb) {
     case 'draw': return t('rum500.move.draw');
     case 'decline': return t('rum500.move.decline');
-    case 'discard': return t('rum500.move.discard', { card: cardName(parts[1]) });
-    case 'meld': return t('rum500.move.meld', { cards: cards(parts.slice(1)) });
-    case 'layoff': return t('rum500.move.layoff', { card: cardName(parts[1]), meld: parts[2] });
+    case 'discard': return t('rum500.move.discard', { card: tokName(m.cards[0]) });
+    case 'meld': return t('rum500.move.meld', { cards: listNames(m.cards) });
+    case 'layoff': return t('rum500.move.layoff', { card: tokName(m.cards[0]), meld: m.meld }) + (m.end ? ' (' + endName(m.end) + ')' : '');
     case 'take':
-      if (parts[2] === 'meld') return t('rum500.move.take_meld', { card: cardName(parts[1]), cards: cards(parts.slice(3)) });
-      if (parts[2] === 'layoff') return t('rum500.move.take_layoff', { card: cardName(parts[1]), meld: parts[3] });
-      return t('rum500.move.take', { card: cardName(parts[1]) });
+      if (m.use === 'meld') return t('rum500.move.take_meld', { card: cardName(tok(m.x).card), cards: listNames(m.cards) });
+      if (m.use === 'layoff') return t('rum500.move.take_layoff', { card: tokName(m.x), meld: m.meld }) + (m.end ? ' (' + endName(m.end) + ')' : '');
+      return t('rum500.move.take', { card: cardName(m.x) });
+    default: return undefined;
+  }
+}
+
+// entryCards says the cards of a history entry in words; entry.as gives,
+// for each joker in order, the card it stands for.
+function entryCards(e) {
+  const as = Array.isArray(e.as) ? e.as : [];
+  let j = 0;
+  return (Array.isArray(e.cards) ? e.cards : []).map((c) => {
+    if (c === 'JK' && j < as.length) return t('rum500.joker_as', { card: cardName(as[j++]) });
+    return cardName(c);
+  }).join(', ');
+}
+
+// describeEntry says one entry of the public history (docs/protocol.md,
+// "History") in the past tense; undefined leaves an unknown kind to the
+// shell's generic text.
+function describeEntry(e, ctx) {
+  if (!e || typeof e !== 'object') return undefined;
+  const name = seatName(ctx, e.seat);
+  const cards = entryCards(e);
+  const pts = +e.points || 0;
+  const points = pts ? ' ' + t('rum500.hist.points', { n: pts }) : '';
+  switch (e.kind) {
+    case 'deal': return e.seat >= 0 ? t('rum500.hist.deal', { name }) : t('rum500.hist.deal_table');
+    case 'draw': return t('rum500.hist.draw', { name });
+    case 'take': {
+      const count = +e.count || (Array.isArray(e.cards) ? e.cards.length : 0);
+      return count > 1 ? t('rum500.hist.take_n', { name, n: count, cards }) : t('rum500.hist.take', { name, cards });
+    }
+    case 'meld': return t('rum500.hist.meld', { name, cards, points });
+    case 'layoff': return t('rum500.hist.layoff', { name, cards, meld: +e.meld || 0, points });
+    case 'discard': return t('rum500.hist.discard', { name, cards });
+    case 'decline': return t('rum500.hist.decline', { name });
+    case 'out': return t('rum500.hist.out', { name });
+    case 'turn_over': return t('rum500.hist.turn_over', { n: +e.count || 0 });
+    case 'hand': {
+      const sc = Array.isArray(e.scores) ? e.scores : [];
+      return t('rum500.hist.hand', { scores: sc.map((x, s) => `${seatName(ctx, s)} ${x > 0 ? '+' : ''}${x}`).join(' · ') });
+    }
     default: return undefined;
   }
 }
@@ -236,6 +554,6 @@ function describe(text) {
 export default register({
   name: 'rum500',
   icon: 'AS',
-  render, seatInfo, scores, finalExtra, describe,
+  render, seatInfo, scores, finalExtra, describe, describeEntry,
   listOptions: ['target'],
 });

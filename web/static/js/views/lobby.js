@@ -1,13 +1,16 @@
-// The lobby: quick play, the create dialog, an invite link, the live list
-// of tables and the player's finished games.
+// The lobby: quick play, the create dialog, an invite link, the player's
+// games in progress (with Resume), the live list of tables and the
+// player's finished games.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { api } from '../net.js';
 import { cardSVG } from '../cards.js';
 import { app, send, go, tableData, levels, optionSpecs, joinTable, showError } from '../app.js';
 import { game, gameNames, gameTitle, optionLabel, valueLabel } from '../games.js';
+import { optionsText } from '../options.js';
 
-// The create dialog's choices, kept while the player moves around.
+// The create dialog's choices, kept while the player moves around (the
+// clock is not: each table starts with no clock unless asked, see doCreate).
 const create = { game: null, opts: {}, seatKinds: {}, private: false, clock: 0, level: 'hard', sit: true };
 
 function defaultOptions(name) {
@@ -27,6 +30,21 @@ function playersSpec(name) {
 function numPlayers() {
   const spec = playersSpec(create.game);
   return parseInt(create.opts.players || spec.default || spec.min || 4, 10);
+}
+
+// defaultText says what an empty number field means: the option's default,
+// or for an option whose default is the number of players (Papayoo's
+// rounds, Pis Yedili's hands) that number, never just "default".
+// The server's doc says it in English ("default = number of players",
+// "default 1 for 2–4 players, 2 for 5–8"): only the numbers are taken.
+function defaultText(o, players) {
+  if (o.default) return t('lobby.default_is', { value: o.default });
+  const doc = o.doc || '';
+  if (/number of players/.test(doc)) return t('lobby.default_players', { n: players });
+  for (const m of doc.matchAll(/(\d+) for (\d+)[–-](\d+)/g)) {
+    if (players >= +m[2] && players <= +m[3]) return t('lobby.default_is', { value: m[1] });
+  }
+  return t('lobby.default');
 }
 
 export function renderLobby() {
@@ -49,7 +67,7 @@ export function renderLobby() {
     }, cardSVG(game(g).icon), gameTitle(g)))),
     h('label', { class: 'field', for: 'quick-level', style: 'margin-top:.6rem' }, h('span', {}, t('lobby.bot_level')), quickLevel));
 
-  const invite = h('input', { id: 'invite-link', 'data-testid': 'invite-input', placeholder: t('lobby.invite_placeholder') });
+  const invite = h('input', { id: 'invite-link', class: 'grow', 'data-testid': 'invite-input', placeholder: t('lobby.invite_placeholder'), 'aria-label': t('lobby.invite') });
   const joinInvite = h('form', {
     class: 'row',
     onsubmit: (e) => {
@@ -69,8 +87,9 @@ export function renderLobby() {
   replace(main, h('div', { class: 'lobby' },
     h('div', { class: 'stack' }, quick, renderCreate(), h('section', { class: 'panel' }, h('h2', {}, t('lobby.invite')), joinInvite)),
     h('div', { class: 'stack' },
+      h('section', { class: 'panel', 'aria-labelledby': 'mine-h', id: 'mine-panel', hidden: true }, h('h2', { id: 'mine-h' }, t('lobby.in_progress')), h('div', { id: 'in-progress' })),
       h('section', { class: 'panel', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, t('lobby.tables')), h('div', { id: 'lobby-tables', 'aria-live': 'polite' })),
-      h('section', { class: 'panel' }, h('h2', {}, t('lobby.history')), h('div', { id: 'history' }))),
+      h('section', { class: 'panel', 'aria-labelledby': 'history-h' }, h('h2', { id: 'history-h' }, t('lobby.history')), h('div', { id: 'history' }))),
   ));
   renderLobbyTables();
   loadHistory();
@@ -111,7 +130,7 @@ function renderCreate() {
         vals.map((v) => h('option', { value: v, selected: String(v) === String(n) }, String(v))));
     } else {
       input = h('input', {
-        id, 'data-testid': id, type: 'number', min: o.min || undefined, max: o.max || undefined, value: cur || '', placeholder: cur ? undefined : t('lobby.default'),
+        id, 'data-testid': id, type: 'number', min: o.min || undefined, max: o.max || undefined, value: cur || '', placeholder: cur ? undefined : defaultText(o, n),
         oninput: (e) => { if (e.target.value === '') delete create.opts[o.name]; else create.opts[o.name] = e.target.value; },
       });
     }
@@ -144,6 +163,7 @@ function renderCreate() {
       h('select', { id: 'clock', 'data-testid': 'create-clock', onchange: (e) => { create.clock = +e.target.value; } },
         clocks.map((c) => h('option', { value: c, selected: c === create.clock }, c ? t('lobby.clock_s', { s: c / 1000 }) : t('lobby.no_clock'))))),
     h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', 'data-testid': 'create-private', checked: create.private, onchange: (e) => { create.private = e.target.checked; } }), t('lobby.private')),
+    h('label', { class: 'check', for: 'end-when-empty' }, h('input', { type: 'checkbox', id: 'end-when-empty', 'data-testid': 'create-end-when-empty', checked: !!create.endWhenEmpty, onchange: (e) => { create.endWhenEmpty = e.target.checked; } }), t('lobby.end_when_empty')),
     h('button', { class: 'btn', type: 'submit', 'data-testid': 'create-submit' }, t('lobby.create_button')),
   );
   return form;
@@ -165,9 +185,13 @@ function doCreate() {
   for (const [k, v] of Object.entries(create.opts)) if (v !== '' && v !== undefined) options[k] = String(v);
   if (!options.players) options.players = String(n);
   const msg = { type: 'create', game: create.game, options, private: create.private, clock_ms: create.clock, bot_level: create.level, seat: create.sit ? 0 : -1, bots };
+  if (create.endWhenEmpty) msg.when_empty = 'end'; // else the default: pause when every player has left
   send(msg, (ans) => {
     if (ans.type !== 'created') return;
     const tb = ans.summary; // created: table is the id, summary the table (protocol 2)
+    // A clock is chosen for one table: the next one starts without, so
+    // nobody is put on a clock they did not choose this time.
+    create.clock = 0;
     if (tb.invite) app.invites.set(tb.id, tb.invite);
     tableData(tb.id).summary = tb;
     go('#/table/' + tb.id);
@@ -195,8 +219,7 @@ export function renderLobbyTables() {
 // listed is the line of options the game shows beside its name in the list.
 function listed(tb) {
   const g = game(tb.game);
-  const keys = (g && g.listOptions) || [];
-  return keys.filter((k) => tb.options && tb.options[k]).map((k) => `${optionLabel(tb.game, k)}: ${tb.options[k]}`).join(' · ');
+  return optionsText(tb.game, tb.options, (g && g.listOptions) || []);
 }
 
 function displayName(n) {
@@ -205,15 +228,46 @@ function displayName(n) {
   return n;
 }
 
+// HISTORY_SHOWN bounds the finished games listed (the server sends the
+// latest 200).
+const HISTORY_SHOWN = 10;
+
+// loadHistory fills the player's games in progress (with Resume: the seat
+// is still theirs, a bot plays it while they are away) and their finished
+// games (with the replay), from GET /api/history.
 async function loadHistory() {
   const box = document.getElementById('history');
-  if (!box) return;
+  const mine = document.getElementById('in-progress');
+  if (!box || !mine) return;
+  let all = [];
   try {
-    const h0 = await api('GET', '/api/history');
-    const games = (h0.games || []).filter((g) => g.status === 'finished').slice(0, 10);
-    if (!games.length) { replace(box, h('p', { class: 'empty' }, t('lobby.no_history'))); return; }
-    replace(box, h('ul', {}, games.map((g) => h('li', {},
-      gameTitle(g.game), ' — ', g.won ? t('lobby.won') : t('lobby.lost'), ' ',
-      h('a', { href: '#/replay/' + g.id, 'data-testid': 'replay-' + g.id }, t('lobby.replay'))))));
-  } catch { replace(box, h('p', { class: 'empty' }, t('lobby.no_history'))); }
+    all = (await api('GET', '/api/history')).games || [];
+  } catch { /* shown as empty */ }
+  if (!document.body.contains(box)) return;
+  const going = all.filter((g) => (g.status === 'playing' || g.status === 'open') && g.seat >= 0);
+  const panel = document.getElementById('mine-panel');
+  if (panel) panel.hidden = !going.length;
+  replace(mine, going.length ? h('ul', { class: 'games', 'data-testid': 'in-progress' }, going.map((g) => h('li', { 'data-table': g.id },
+    h('div', { class: 'what' }, h('strong', {}, gameTitle(g.game)), ' ', h('span', { class: 'tag' }, t('status.' + g.status)),
+      h('div', { class: 'meta' }, [optionsText(g.game, g.options, (game(g.game) || {}).listOptions || []), others(g)].filter(Boolean).join(' · '))),
+    h('button', { class: 'btn small', type: 'button', 'data-testid': 'resume-' + g.id, onclick: () => go('#/table/' + g.id) }, t('lobby.resume'))))) : null);
+  const done = all.filter((g) => g.status === 'finished').slice(0, HISTORY_SHOWN);
+  if (!done.length) { replace(box, h('p', { class: 'empty' }, t('lobby.no_history'))); return; }
+  replace(box, h('ul', { class: 'games', 'data-testid': 'history-list' }, done.map((g) => h('li', { 'data-table': g.id },
+    h('div', { class: 'what' }, h('strong', {}, gameTitle(g.game)), ' ', h('span', { class: 'tag' + (g.won ? ' won' : '') }, g.won ? t('lobby.won') : t('lobby.lost')),
+      h('div', { class: 'meta' }, [optionsText(g.game, g.options, (game(g.game) || {}).listOptions || []), others(g), when(g.finished)].filter(Boolean).join(' · '))),
+    h('a', { class: 'btn small secondary', href: '#/replay/' + g.id, 'data-testid': 'replay-' + g.id }, t('lobby.replay'))))));
+}
+
+// others names the player's opponents in a game of the history.
+function others(g) {
+  return (g.seats || []).filter((_, i) => i !== g.seat).map(displayName).join(', ');
+}
+
+// when is a date in the page's language, or "" when there is none.
+function when(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (isNaN(d)) return '';
+  try { return d.toLocaleDateString(document.documentElement.lang || undefined, { day: 'numeric', month: 'short' }); } catch { return ''; }
 }

@@ -1,88 +1,272 @@
-// The replay of a finished game: step by step, from a seat or as a spectator.
+// The replay of a finished game: step by step, by trick (or turn), by
+// round, or played by itself at a chosen speed; from a seat or as a
+// spectator. The server replays the record to any step
+// (GET /api/records/{id}/replay?step=N&seat=S); the record itself gives
+// the names, the options and who made each move.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { api } from '../net.js';
 import { seatName } from '../util.js';
 import { app, tableData, showError } from '../app.js';
 import { game, gameTitle, describeMove } from '../games.js';
+import { optionsText } from '../options.js';
 import { ctxFor, renderSeat, renderGame, helpPanel } from './table.js';
+
+// SPEEDS are the play speeds offered, in steps per second.
+const SPEEDS = [0.5, 1, 2, 4];
+// CACHE_MAX bounds the steps kept in memory (views of one seat).
+const CACHE_MAX = 400;
+// WALK_MAX bounds the steps one "next trick" or "previous trick" looks at.
+const WALK_MAX = 200;
 
 // startReplay is called when the route opens a replay.
 export function startReplay(id) {
-  app.replay = { id, step: null, seat: -1, data: null };
+  stopPlaying();
+  app.replay = { id, step: null, seat: -1, data: null, info: null, cache: new Map(), playing: false, speed: 1, busy: false, rounds: new Map() };
 }
 
 // stepReplay moves the replay on screen by delta steps (the arrow keys).
 export function stepReplay(delta) {
   const r = app.replay;
   if (!r || !r.data) return false;
-  loadReplay(Math.max(0, r.data.step + delta));
+  stopPlaying();
+  goTo(r.data.step + delta);
   return true;
 }
 
-async function loadReplay(step) {
+// fetchStep returns the replay at step (from the cache when it was seen).
+async function fetchStep(step) {
   const r = app.replay;
+  const key = r.seat + '/' + step;
+  if (r.cache.has(key)) return r.cache.get(key);
   const q = new URLSearchParams();
   if (step !== null && step !== undefined) q.set('step', step);
   q.set('seat', r.seat);
+  const d = await api('GET', `/api/records/${encodeURIComponent(r.id)}/replay?${q}`);
+  if (r.cache.size >= CACHE_MAX) r.cache.delete(r.cache.keys().next().value);
+  r.cache.set(r.seat + '/' + d.step, d);
+  return d;
+}
+
+// goTo shows step (clamped to the record).
+async function goTo(step) {
+  const r = app.replay;
+  const max = r.data ? r.data.steps : Infinity;
+  step = Math.max(0, Math.min(max, step));
+  r.busy = true;
   try {
-    r.data = await api('GET', `/api/records/${r.id}/replay?${q}`);
+    r.data = await fetchStep(step);
     r.step = r.data.step;
     r.error = null;
   } catch (err) {
     r.error = err;
+    stopPlaying();
     showError(err);
   }
+  r.busy = false;
+  if (app.replay === r) renderReplay();
+}
+
+// loadInfo reads the record once: the names at the seats, the options, the
+// seat of every entry (-1 for a chance outcome), and how many rounds the
+// game had (the last step's header).
+async function loadInfo() {
+  const r = app.replay;
+  try {
+    const txt = String(await api('GET', '/api/records/' + encodeURIComponent(r.id)));
+    const names = [];
+    let options = {};
+    const movers = [];
+    for (const line of txt.split('\n')) {
+      const tag = /^\[(\w+) "((?:[^"\\]|\\.)*)"\]/.exec(line);
+      if (tag) {
+        const seat = /^Seat(\d+)$/.exec(tag[1]);
+        if (seat) names[+seat[1]] = tag[2];
+        if (tag[1] === 'Options') options = Object.fromEntries(tag[2].split(/\s+/).filter(Boolean).map((p) => p.split('=')));
+        continue;
+      }
+      if (!line.trim() || line.startsWith('#') || /^\s/.test(line)) continue; // blank, comment, continuation
+      const m = /^(\d+) /.exec(line);
+      movers.push(m ? +m[1] : -1);
+    }
+    const last = await fetchStep(r.data ? r.data.steps : null);
+    r.info = { names, options, movers, rounds: (last.view && last.view.round) || 0 };
+  } catch {
+    r.info = { names: [], options: {}, movers: [], rounds: 0 };
+  }
+  if (app.replay === r) renderReplay();
+}
+
+function stopPlaying() {
+  const r = app.replay;
+  if (!r) return;
+  r.playing = false;
+  clearTimeout(r.timer);
+}
+
+// tick advances one step while playing, at the chosen speed.
+function tick() {
+  const r = app.replay;
+  if (!r || !r.playing) return;
+  r.timer = setTimeout(async () => {
+    if (!r.playing || app.replay !== r) return;
+    if (r.data.step >= r.data.steps) { stopPlaying(); renderReplay(); return; }
+    await goTo(r.data.step + 1);
+    tick();
+  }, 1000 / r.speed);
+}
+
+function togglePlay() {
+  const r = app.replay;
+  if (r.playing) { stopPlaying(); renderReplay(); return; }
+  if (r.data.step >= r.data.steps) return;
+  r.playing = true;
   renderReplay();
+  tick();
+}
+
+// tricksOf is the number of finished tricks a step's view shows, or null
+// for a game without tricks.
+function tricksOf(d) {
+  const v = (d && d.view) || {};
+  return 'tricks' in v ? (v.tricks || []).length : null;
+}
+const roundOf = (d) => ((d && d.view && d.view.round) || 0);
+
+// isBoundary: at step s a trick has just been completed (one more finished
+// trick than the step before) or, in a game without tricks, a seat's turn
+// ends (the move that led here and the next one are not the same seat's).
+async function isBoundary(s) {
+  const r = app.replay;
+  if (s <= 0 || s >= r.data.steps) return true;
+  if (tricksOf(r.data) === null) {
+    const m = r.info ? r.info.movers : [];
+    return m[s - 1] !== m[s];
+  }
+  const [a, b] = [await fetchStep(s - 1), await fetchStep(s)];
+  return tricksOf(b) > tricksOf(a);
+}
+
+// byTrick moves to the next (dir 1) or previous (dir -1) boundary.
+async function byTrick(dir) {
+  const r = app.replay;
+  stopPlaying();
+  r.busy = true;
+  renderReplay();
+  try {
+    let s = r.data.step + dir;
+    for (let n = 0; n < WALK_MAX && s > 0 && s < r.data.steps; n++, s += dir) {
+      if (await isBoundary(s)) break;
+    }
+    await goTo(s);
+  } catch (err) {
+    r.busy = false;
+    showError(err);
+  }
+}
+
+// toRound moves to the first step of round k (binary search on the views'
+// round; a round's steps are contiguous).
+async function toRound(k) {
+  const r = app.replay;
+  stopPlaying();
+  r.busy = true;
+  try {
+    let step = r.rounds.get(r.seat + '/' + k);
+    if (step === undefined) {
+      let lo = 0, hi = r.data.steps;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (roundOf(await fetchStep(mid)) >= k) hi = mid; else lo = mid + 1;
+      }
+      step = lo;
+      r.rounds.set(r.seat + '/' + k, step);
+    }
+    await goTo(step);
+  } catch (err) {
+    r.busy = false;
+    showError(err);
+  }
+}
+
+// forReplay turns what a game module drew for a read-only table into a
+// picture: cards become images (not disabled buttons), a card is not
+// greyed out as unplayable, and the action buttons go (nobody acts in a
+// replay). Buttons that only change what is shown stay.
+function forReplay(el) {
+  if (!el || !(el instanceof Element)) return el;
+  for (const b of el.querySelectorAll('button.card')) {
+    const img = document.createElement('span');
+    for (const a of b.attributes) if (!['disabled', 'type', 'aria-pressed', 'aria-disabled'].includes(a.name)) img.setAttribute(a.name, a.value);
+    img.classList.remove('illegal', 'playable');
+    img.setAttribute('role', 'img');
+    img.append(...b.childNodes);
+    b.replaceWith(img);
+  }
+  for (const c of el.querySelectorAll('.controls')) c.remove();
+  for (const b of el.querySelectorAll('button[disabled]')) b.remove();
+  return el;
 }
 
 export function renderReplay() {
   const main = document.getElementById('app');
   const r = app.replay;
-  if (!r.data && !r.error) { replace(main, h('div', { class: 'panel' }, t('table.loading'))); loadReplay(0); return; }
+  if (!r.data && !r.error) { replace(main, h('div', { class: 'panel' }, t('table.loading'))); goTo(0).then(() => { if (!r.info) loadInfo(); }); return; }
   if (!r.data) { replace(main, h('div', { class: 'panel' }, h('p', {}, t('replay.unavailable')), h('a', { href: '#/' }, t('table.back')))); return; }
   const d = r.data;
   const tb = tableData(d.table);
   const v = d.view || {};
+  const info = r.info || { names: [], options: {}, movers: [], rounds: 0 };
   // Every view starts with the same header (game.Header): players, to_act…
   const n = v.players || 0;
   const seats = [];
   const summary = tb.summary;
-  const names = r.names || [];
-  for (let s = 0; s < n; s++) seats.push({ seat: s, name: names[s] || (summary && summary.seats && summary.seats[s] && summary.seats[s].name) || '', kind: 'replay', connected: true });
-  const st = { table: d.table, game: d.game, seat: d.seat, view: v, legal: [], to_act: v.to_act || [], seats, status: d.result ? 'finished' : 'playing', result: d.result, options: v.options || {} };
+  for (let s = 0; s < n; s++) seats.push({ seat: s, name: info.names[s] || (summary && summary.seats && summary.seats[s] && summary.seats[s].name) || '', kind: 'replay', connected: true });
+  const options = Object.keys(info.options).length ? info.options : (v.options || {});
+  const st = { table: d.table, game: d.game, seat: d.seat, view: v, legal: [], to_act: v.to_act || [], seats, status: d.result ? 'finished' : 'playing', result: d.result, options };
   const mod = game(d.game);
   const ctx = ctxFor(st, tb, true, renderReplay);
   const g = renderGame(mod, ctx);
-  const stepTo = (s) => loadReplay(Math.max(0, Math.min(d.steps, s)));
-  const seatSel = h('select', { 'aria-label': t('replay.seat'), 'data-testid': 'replay-seat', onchange: (e) => { r.seat = +e.target.value; loadReplay(r.step); } },
+  const busy = r.busy;
+  const btn = (testid, key, label, onclick, disabled) => h('button', { class: 'btn small', type: 'button', 'data-testid': testid, 'data-key': key, disabled: !!disabled || undefined, onclick }, label);
+  const byTurn = tricksOf(d) === null;
+  const seatSel = h('select', { 'aria-label': t('replay.seat'), 'data-testid': 'replay-seat', onchange: (e) => { stopPlaying(); r.seat = +e.target.value; goTo(r.step); } },
     h('option', { value: -1, selected: r.seat === -1 }, t('replay.spectator')),
     seats.map((s) => h('option', { value: s.seat, selected: r.seat === s.seat }, t('seat.n', { n: s.seat + 1 }))));
+  const rounds = [];
+  for (let k = 1; k <= Math.max(info.rounds, v.round || 0); k++) rounds.push(k);
+  const roundSel = rounds.length > 1 ? h('label', { class: 'inline' }, t('replay.round'), ' ',
+    h('select', { 'data-testid': 'replay-round', onchange: (e) => toRound(+e.target.value) },
+      (v.round || 0) < 1 ? h('option', { value: 0, selected: true }, '–') : null,
+      rounds.map((k) => h('option', { value: k, selected: k === v.round }, String(k))))) : null;
+  const speedSel = h('label', { class: 'inline' }, t('replay.speed'), ' ',
+    h('select', { 'data-testid': 'replay-speed', onchange: (e) => { r.speed = +e.target.value || 1; } },
+      SPEEDS.map((s) => h('option', { value: s, selected: s === r.speed }, t('replay.speed_x', { x: String(s) })))));
   const entry = d.entry ? (d.entry.move ? `${seatName(ctx, d.entry.seat)}: ${describeMove(d.game, d.entry.move)}` : t('replay.chance', { what: d.entry.chance })) : t('replay.start');
-  const bar = h('div', { class: 'controls', role: 'toolbar', 'aria-label': t('replay.controls') },
-    h('button', { class: 'btn small', type: 'button', 'data-testid': 'replay-first', 'data-key': 'rf', onclick: () => stepTo(0) }, '« ', t('replay.first')),
-    h('button', { class: 'btn small', type: 'button', 'data-testid': 'replay-prev', 'data-key': 'rp', onclick: () => stepTo(d.step - 1) }, '◀ ', t('replay.prev')),
-    h('span', { class: 'badge', 'data-testid': 'replay-step' }, t('replay.step', { step: d.step, steps: d.steps })),
-    h('button', { class: 'btn small', type: 'button', 'data-testid': 'replay-next', 'data-key': 'rn', onclick: () => stepTo(d.step + 1) }, t('replay.next'), ' ▶'),
-    h('button', { class: 'btn small', type: 'button', 'data-testid': 'replay-last', 'data-key': 'rl', onclick: () => stepTo(d.steps) }, t('replay.last'), ' »'),
-    seatSel);
+  const bar = h('div', { class: 'controls replay-bar', role: 'toolbar', 'aria-label': t('replay.controls'), 'data-testid': 'replay-bar' },
+    btn('replay-first', 'rf', '« ' + t('replay.first'), () => { stopPlaying(); goTo(0); }, d.step === 0),
+    btn('replay-prev-trick', 'rpt', '◀◀ ' + (byTurn ? t('replay.prev_turn') : t('replay.prev_trick')), () => byTrick(-1), d.step === 0 || busy),
+    btn('replay-prev', 'rp', '◀ ' + t('replay.prev'), () => { stopPlaying(); goTo(d.step - 1); }, d.step === 0),
+    h('button', {
+      class: 'btn small', type: 'button', 'data-testid': 'replay-play', 'data-key': 'rplay', 'aria-pressed': String(r.playing),
+      disabled: (!r.playing && d.step >= d.steps) || undefined, onclick: togglePlay,
+    }, r.playing ? '▮▮ ' + t('replay.pause') : '▶ ' + t('replay.play')),
+    btn('replay-next', 'rn', t('replay.next') + ' ▶', () => { stopPlaying(); goTo(d.step + 1); }, d.step >= d.steps),
+    btn('replay-next-trick', 'rnt', (byTurn ? t('replay.next_turn') : t('replay.next_trick')) + ' ▶▶', () => byTrick(1), d.step >= d.steps || busy),
+    btn('replay-last', 'rl', t('replay.last') + ' »', () => { stopPlaying(); goTo(d.steps); }, d.step >= d.steps),
+    h('span', { class: 'badge', 'data-testid': 'replay-step' }, t('replay.step', { step: d.step, steps: d.steps })));
+  const settings = h('div', { class: 'row replay-settings' }, roundSel, speedSel, h('label', { class: 'inline' }, t('replay.seat'), ' ', seatSel));
+  const optLine = optionsText(d.game, options, (mod && mod.listOptions) || []);
   const felt = h('section', { class: 'felt', 'aria-label': t('replay.title'), 'data-testid': 'replay', 'data-game': d.game },
     h('div', { class: 'table-head' }, h('h2', {}, t('replay.title'), ' — ', gameTitle(d.game)), h('a', { class: 'btn small secondary', href: '#/' }, t('table.back'))),
-    bar,
-    h('div', { class: 'status', 'data-testid': 'replay-entry' }, entry),
+    h('p', { class: 'table-sub', 'data-testid': 'replay-options' }, optionsText(d.game, options) || optLine),
+    bar, settings,
+    h('div', { class: 'status', 'data-testid': 'replay-entry', 'aria-live': 'polite' }, entry),
     h('div', { class: 'opponents' }, seats.map((s) => renderSeat(ctx, s, mod))),
-    g.center, h('div', { class: 'status' }, g.status || ''), g.hand || null);
+    forReplay(g.center), h('div', { class: 'status' }, g.status || ''), forReplay(g.hand) || null);
+  const help = helpPanel(d.game, tb.ui, renderReplay, options);
   const side = h('aside', { class: 'side' },
     h('section', { class: 'panel scores' }, h('h3', {}, t('table.scores')), mod && mod.scores ? mod.scores(ctx) : null),
-    helpPanel(d.game, tb.ui, renderReplay));
-  replace(main, h('div', { class: 'tablepage' }, felt, side));
-  if (!r.names) {
-    r.names = [];
-    api('GET', '/api/records/' + r.id).then((txt) => {
-      const names = [];
-      for (const m of String(txt).matchAll(/^\[Seat(\d+) "([^"]*)"\]/gm)) names[+m[1]] = m[2];
-      r.names = names;
-      renderReplay();
-    }).catch(() => {});
-  }
+    help);
+  replace(main, h('div', { class: 'tablepage replaypage' }, felt, side));
 }

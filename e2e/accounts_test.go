@@ -1,0 +1,144 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"cardroom/protocol"
+)
+
+// TestAccountSignUpAndLogIn: a guest claims their name with a password,
+// logs out, and logs in again in a fresh browser context (no cookies):
+// the same name and player id, and the account view lists the session.
+func TestAccountSignUpAndLogIn(t *testing.T) {
+	e := newEnv(t)
+	a := e.tab("anna")
+	a.login("Anna")
+	player, err := eval[string](a, `window.cardroom.me.player`)
+	if err != nil || !strings.HasPrefix(player, "p_") {
+		t.Fatalf("guest player id: %q, %v", player, err)
+	}
+	a.must(15*time.Second, "claim the name",
+		chromedp.Click(tid("account-link")),
+		chromedp.WaitVisible(tid("claim-form")),
+		chromedp.SendKeys(tid("claim-password"), "open sesame"),
+		chromedp.SendKeys(tid("claim-password2"), "open sesame"),
+		chromedp.Click(tid("claim-submit")),
+		chromedp.WaitVisible(tid("account-info")),
+		chromedp.WaitVisible(tid("session-current")),
+	)
+	a.screenshot("account-claimed")
+	a.must(15*time.Second, "log out",
+		chromedp.Click(tid("logout")),
+		chromedp.WaitVisible(tid("login-form")),
+	)
+	if me, _ := eval[bool](a, `window.cardroom.me === null`); !me {
+		t.Error("still logged in after log out")
+	}
+
+	b := e.tab("anna-elsewhere")
+	b.must(20*time.Second, "log in on another device",
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(e.base+"/"),
+		chromedp.WaitVisible(tid("login-form")),
+	)
+	b.screenshot("account-login-page")
+	b.must(20*time.Second, "log in",
+		chromedp.SendKeys(tid("login-name"), "anna"),
+		chromedp.SendKeys(tid("login-password"), "open sesame"),
+		chromedp.Click(tid("login-submit")),
+		chromedp.WaitVisible(tid("create-form")),
+	)
+	name, err := eval[string](b, `document.querySelector('[data-testid=me-name]').textContent`)
+	if err != nil || !strings.Contains(name, "Anna") {
+		t.Errorf("header on the second device: %q, %v; want Anna", name, err)
+	}
+	if p, _ := eval[string](b, `window.cardroom.me.player`); p != player {
+		t.Errorf("player id on the second device %q, want the guest's %q", p, player)
+	}
+	b.must(15*time.Second, "the account view",
+		chromedp.Click(tid("account-link")),
+		chromedp.WaitVisible(tid("account-info")),
+		chromedp.WaitVisible(tid("session-current")),
+	)
+	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid^=revoke-]').length`); n != 1 {
+		t.Errorf("%d sessions listed, want 1 (the first device logged out)", n)
+	}
+	b.screenshot("account-second-device")
+
+	// A wrong password is refused with its own message.
+	c := e.tab("impostor")
+	c.must(20*time.Second, "a wrong password",
+		chromedp.Navigate(e.base+"/"),
+		chromedp.WaitVisible(tid("login-form")),
+		chromedp.SendKeys(tid("login-name"), "Anna"),
+		chromedp.SendKeys(tid("login-password"), "not the one"),
+		chromedp.Click(tid("login-submit")),
+		chromedp.WaitVisible(tid("error-toast")),
+	)
+	if code, _ := eval[string](c, `(window.cardroom.errors.at(-1) || {}).code`); code != "bad_credentials" {
+		t.Errorf("wrong password: error %q, want bad_credentials", code)
+	}
+	e.checkJS()
+}
+
+// loginAccount logs in to an account with the login form.
+func (b *tab) loginAccount(name, password string) {
+	b.must(20*time.Second, "log in to "+name,
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(b.e.base+"/"),
+		chromedp.WaitVisible(tid("login-form")),
+		chromedp.SendKeys(tid("login-name"), name),
+		chromedp.SendKeys(tid("login-password"), password),
+		chromedp.Click(tid("login-submit")),
+		chromedp.WaitVisible(tid("create-form")),
+	)
+}
+
+// TestAccountRevokeElsewhere: one browser revokes the other's session from
+// the account view; the other's socket is closed and its page goes back
+// to the login view, saying why.
+func TestAccountRevokeElsewhere(t *testing.T) {
+	e := newEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	g, err := protocol.NewSession(ctx, nil, e.base, "Bora")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := protocol.Claim(ctx, nil, e.base, g.Token, "", "open sesame"); err != nil {
+		t.Fatal(err)
+	}
+	a, b := e.tab("phone"), e.tab("laptop")
+	a.loginAccount("Bora", "open sesame")
+	a.must(10*time.Second, "connected", chromedp.WaitVisible(tid("conn-online")))
+	b.loginAccount("bora", "open sesame")
+	b.must(15*time.Second, "the account view",
+		chromedp.Click(tid("account-link")),
+		chromedp.WaitVisible(tid("session-current")),
+	)
+	// Three sessions: the guest's (from the Go client), a's and b's. Revoke
+	// every one that is not b's.
+	n, err := eval[int](b, `document.querySelectorAll('[data-testid^=revoke-]').length`)
+	if err != nil || n != 3 {
+		t.Fatalf("%d sessions listed, want 3: %v", n, err)
+	}
+	for i := 0; i < 2; i++ {
+		b.must(10*time.Second, "revoke another session",
+			chromedp.Click(chromedp.CSS(`tr:not(:has([data-testid=session-current])) [data-testid^=revoke-]`)),
+			chromedp.Poll[chromedp.Void](`document.querySelectorAll('[data-testid^=revoke-]').length === `+[]string{"2", "1"}[i]),
+		)
+	}
+	a.must(15*time.Second, "the revoked page is back at the login view", chromedp.WaitVisible(tid("session-ended")), chromedp.WaitVisible(tid("login-form")))
+	if me, _ := eval[bool](a, `window.cardroom.me === null`); !me {
+		t.Error("the revoked page still has an identity")
+	}
+	if online, _ := eval[bool](b, `!!document.querySelector('[data-testid=conn-online]')`); !online {
+		t.Error("the revoking page lost its own connection")
+	}
+	e.checkJS()
+}

@@ -1,0 +1,731 @@
+package e2e
+
+// The table view's pacing, history, summaries and clock (issue 12). Two
+// kinds of tests: some feed made-up state messages straight to the page's
+// message handler, to check timing to the tenth of a second without
+// depending on bots; the others play real games against the server.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// fakeTable opens the table page of a table that does not exist (the
+// server says so) so that made-up states can be fed to it: window.__send
+// hands one state message to the client as if the server had sent it, with
+// the common fields filled in; window.__pv builds a Papayoo view.
+func fakeTable(t *testing.T, b *tab, id string) {
+	t.Helper()
+	b.must(15*time.Second, "open a fake table", chromedp.Navigate(b.e.base+"/#/table/"+id),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=table-missing], [data-testid=table-loading]`)))
+	js := fmt.Sprintf(`(() => {
+	  window.__send = (m) => window.cardroom.conn.onMessage(Object.assign({
+	    type: 'state', table: %q, seat: 0, status: 'playing', game: 'papayoo', options: {players: '3', rounds: '2'},
+	    clock: null, result: null, to_act: [], legal: [],
+	    seats: [{seat: 0, name: 'alice', kind: 'human', connected: true}, {seat: 1, name: 'bot:random', kind: 'bot', connected: true}, {seat: 2, name: 'bot:random', kind: 'bot', connected: true}],
+	  }, m));
+	  window.__pv = (o) => Object.assign({observer: 0, players: 3, round: 1, round_count: 2, phase: 'play', dealer: 2, hand_size: 20, pass_size: 5,
+	    hand: ['1S', '3S', '8D'], hand_sizes: [3, 3, 3], passed: [true, true, true], die: 'H', papayoo: '7H',
+	    trick: {leader: -1, cards: null, winner: -1}, tricks: [], points: [0, 0, 0], round_scores: [], totals: [0, 0, 0]}, o);
+	  window.__sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+	  return true;
+	})()`, id)
+	if _, err := eval[bool](b, js); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// settled waits until no card is moving (a click aims at where a card
+// lands, not where it flies).
+var settled = chromedp.Poll[chromedp.Void](`document.getAnimations().filter((a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().iterations !== Infinity).length === 0`)
+
+// runAsync evaluates an async function body in the page and decodes its
+// JSON result into out.
+func runAsync(t *testing.T, b *tab, timeout time.Duration, body string, out any) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, timeout)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => { `+body+` })()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.screenshot("failure-" + b.name)
+		t.Fatalf("%s: %v", b.name, err)
+	}
+	if err := json.Unmarshal([]byte(s), out); err != nil {
+		t.Fatalf("%s: result %q: %v", b.name, s, err)
+	}
+}
+
+type sample struct {
+	T       float64 `json:"t"`
+	Last    bool    `json:"last"`
+	Winner  string  `json:"winner"`
+	Trick   string  `json:"trick"`
+	Summary bool    `json:"summary"`
+	Papayoo string  `json:"papayoo"`
+}
+
+// sampleJS records what the table shows every 40 ms for ms milliseconds
+// after t0 (performance.now()).
+const sampleJS = `
+  const q = (s) => document.querySelector(s);
+  const record = async (t0, ms) => {
+    const out = [];
+    while (performance.now() - t0 < ms) {
+      const lt = q('[data-testid=last-trick]');
+      out.push({t: performance.now() - t0, last: !!(lt && lt.querySelector('.card.winner')), winner: lt ? lt.dataset.winner : '',
+        trick: [...document.querySelectorAll('[data-testid=trick] .card')].map((e) => e.dataset.card).join(' '),
+        summary: !!q('[data-testid=round-summary]'), papayoo: (q('[data-testid=summary-papayoo]') || {}).textContent || ''});
+      await __sleep(40);
+    }
+    return out;
+  };`
+
+// TestTrickStaysVisible: a trick finished by a bot stays on screen with its
+// winner marked for more than a second even when the winner leads the next
+// trick 50 ms later; a key press skips the pause; the next trick then shows.
+func TestTrickStaysVisible(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakepace1")
+	var res struct {
+		Samples []sample `json:"samples"`
+		After   string   `json:"after"`
+		Skipped string   `json:"skipped"`
+		Entries int      `json:"entries"`
+		Texts   []string `json:"texts"`
+		Bottom  bool     `json:"bottom"`
+		Moving  bool     `json:"moving"`
+		Reused  bool     `json:"reused"`
+	}
+	runAsync(t, b, 20*time.Second, sampleJS+`
+	  const E = (seat, kind, o) => Object.assign({seat, kind}, o || {});
+	  __send({seq: 10, to_act: [0], legal: ['play 1S'], view: __pv({trick: {leader: 2, cards: ['5S'], winner: -1}}),
+	    history: {from: 0, entries: [E(2, 'deal'), E(-1, 'die', {suit: 'H', cards: ['7H']}), E(2, 'play', {cards: ['5S']})]}});
+	  await __sleep(60);
+	  const kept = document.querySelector('[data-testid=hand-card][data-card="8D"]');
+	  __send({seq: 11, to_act: [1], view: __pv({hand: ['3S', '8D'], hand_sizes: [2, 3, 2], trick: {leader: 2, cards: ['5S', '1S'], winner: -1}}),
+	    history: {from: 3, entries: [E(0, 'play', {cards: ['1S']})]}});
+	  await __sleep(20);
+	  const played = document.querySelector('[data-testid=trick] [data-card="1S"]');
+	  const moving = !!played && played.getAnimations().length > 0;
+	  const reused = kept === document.querySelector('[data-testid=hand-card][data-card="8D"]');
+	  await __sleep(40);
+	  const t0 = performance.now();
+	  __send({seq: 12, to_act: [1], view: __pv({hand: ['3S', '8D'], hand_sizes: [2, 2, 2], tricks: [{leader: 2, cards: ['5S', '1S', '9S'], winner: 1, points: 0}]}),
+	    history: {from: 4, entries: [E(1, 'play', {cards: ['9S']}), E(1, 'trick', {cards: ['5S', '1S', '9S']})]}});
+	  await __sleep(50);
+	  __send({seq: 13, to_act: [2], view: __pv({hand: ['3S', '8D'], hand_sizes: [2, 1, 2], trick: {leader: 1, cards: ['2D'], winner: -1}, tricks: [{leader: 2, cards: ['5S', '1S', '9S'], winner: 1, points: 0}]}),
+	    history: {from: 6, entries: [E(1, 'play', {cards: ['2D']})]}});
+	  const samples = await record(t0, 2600);
+	  const after = [...document.querySelectorAll('[data-testid=trick] .card')].map((e) => e.dataset.card).join(' ');
+	  // A trick that closes, then a key press: the next state shows at once.
+	  __send({seq: 14, to_act: [0], legal: ['play 8D'], view: __pv({hand: ['3S', '8D'], hand_sizes: [2, 1, 1], trick: {leader: 1, cards: ['2D', '4D'], winner: -1}, tricks: [{leader: 2, cards: ['5S', '1S', '9S'], winner: 1, points: 0}]}),
+	    history: {from: 7, entries: [E(2, 'play', {cards: ['4D']})]}});
+	  await __sleep(30);
+	  __send({seq: 15, to_act: [0], legal: ['play 8D'], view: __pv({hand: ['3S', '8D'], hand_sizes: [2, 1, 1], trick: {leader: 1, cards: ['2D', '4D'], winner: -1}, tricks: [{leader: 2, cards: ['5S', '1S', '9S'], winner: 1, points: 0}]})});
+	  document.dispatchEvent(new KeyboardEvent('keydown', {key: 'x', bubbles: true}));
+	  await __sleep(80);
+	  const skipped = document.querySelector('[data-testid=felt]').dataset.seq;
+	  const list = document.querySelector('[data-testid=history]');
+	  const texts = [...document.querySelectorAll('[data-testid=history-entry]')].map((e) => e.textContent);
+	  return JSON.stringify({samples, after, skipped, entries: texts.length, texts, moving, reused,
+	    bottom: !!list && list.scrollTop + list.clientHeight >= list.scrollHeight - 2});`, &res)
+	var shown, shownLate bool
+	for _, s := range res.Samples {
+		if s.T > 100 && s.T < 1100 && (!s.Last || s.Winner != "1") {
+			t.Errorf("at %.0f ms after the trick's last card the finished trick is not shown with its winner marked (%+v)", s.T, s)
+			break
+		}
+		if s.Last {
+			shown = true
+		}
+		if s.T > 2200 && s.Trick == "2D" {
+			shownLate = true
+		}
+	}
+	if !shown || !shownLate {
+		t.Errorf("finished trick shown: %v; next trick (2D) shown by 2.2 s: %v; samples %+v", shown, shownLate, res.Samples)
+	}
+	if res.After != "2D" {
+		t.Errorf("after the pause the trick shows %q, want the new lead 2D", res.After)
+	}
+	if res.Skipped != "15" {
+		t.Errorf("a key press did not skip the pauses: state %s on screen, want 15", res.Skipped)
+	}
+	if res.Entries != 8 {
+		t.Errorf("history shows %d entries, want 8: %q", res.Entries, res.Texts)
+	}
+	want := []string{"Bot 3 (random) dealt.", "", "Bot 3 (random) played 5 of spades.", "alice (you) played 1 of spades.", "Bot 2 (random) played 9 of spades.", "Bot 2 (random) took the trick: 0 points"}
+	for i, w := range want {
+		if w != "" && i < len(res.Texts) && !strings.HasPrefix(res.Texts[i], w) {
+			t.Errorf("history entry %d: %q, want %q…", i, res.Texts[i], w)
+		}
+	}
+	if !res.Bottom {
+		t.Errorf("the history is not scrolled to its newest entry")
+	}
+	if !res.Moving {
+		t.Errorf("the card played from the hand does not move to the trick")
+	}
+	if !res.Reused {
+		t.Errorf("a card that stayed in the hand was rebuilt (the page flickers)")
+	}
+	e.checkJS()
+}
+
+// TestLastTrickBeforeSummary: the round's last trick is shown (from its
+// history entry: the next view has no tricks) before the round summary,
+// which then names the Papayoo's taker and the totals.
+func TestLastTrickBeforeSummary(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakepace2")
+	var res struct {
+		Samples []sample `json:"samples"`
+		Total   string   `json:"total"`
+	}
+	runAsync(t, b, 20*time.Second, sampleJS+`
+	  const E = (seat, kind, o) => Object.assign({seat, kind}, o || {});
+	  __send({seq: 40, to_act: [1], view: __pv({hand: [], hand_sizes: [0, 1, 1], trick: {leader: 0, cards: ['3S'], winner: -1}}),
+	    history: {from: 0, entries: [E(0, 'play', {cards: ['3S']})]}});
+	  await __sleep(60);
+	  const t0 = performance.now();
+	  __send({seq: 45, to_act: [0, 1, 2], legal: ['pass 1S 2S 3S 4S 5S'], view: __pv({round: 2, phase: 'pass', passed: [false, false, false], die: '', papayoo: '',
+	      hand: ['1S', '2S', '3S', '4S', '5S', '6S'], hand_sizes: [20, 20, 20], round_scores: [[10, 200, 40]], totals: [10, 200, 40]}),
+	    history: {from: 1, entries: [E(1, 'play', {cards: ['7H']}), E(2, 'play', {cards: ['9S']}), E(2, 'trick', {cards: ['3S', '7H', '9S'], points: 40}),
+	      E(-1, 'round', {scores: [10, 200, 40], cards: ['7H'], to: 2}), E(0, 'deal')]}});
+	  const samples = await record(t0, 2600);
+	  return JSON.stringify({samples, total: (document.querySelector('[data-testid=summary-total-1]') || {}).textContent || ''});`, &res)
+	firstSummary := -1.0
+	for _, s := range res.Samples {
+		if s.Summary && firstSummary < 0 {
+			firstSummary = s.T
+		}
+		if s.T > 100 && s.T < 1100 && (!s.Last || s.Winner != "2" || s.Summary) {
+			t.Errorf("at %.0f ms the last trick (won by seat 2) should show, without the summary yet: %+v", s.T, s)
+			break
+		}
+	}
+	if firstSummary < 1100 {
+		t.Errorf("the round summary showed at %.0f ms, want after the last trick (> 1.1 s)", firstSummary)
+	}
+	last := res.Samples[len(res.Samples)-1]
+	if !last.Summary || !strings.Contains(last.Papayoo, "7 of hearts") || !strings.Contains(last.Papayoo, "Bot 3") {
+		t.Errorf("round summary at the end: %+v", last)
+	}
+	if res.Total != "200" {
+		t.Errorf("summary total of seat 1: %q, want 200", res.Total)
+	}
+	b.screenshot("papayoo-round-summary")
+	// The "last trick" button shows the round's last trick, from the
+	// history (the new round's view has none).
+	b.must(10*time.Second, "last trick button", chromedp.Click(tid("last-trick-button")), chromedp.WaitVisible(tid("previous-trick")))
+	got, _ := eval[string](b, `[...document.querySelectorAll('[data-testid=previous-trick] .card')].map((e) => e.dataset.card + (e.classList.contains('winner') ? '*' : '')).join(' ')`)
+	if got != "3S 7H 9S*" {
+		t.Errorf("last trick panel shows %q, want 3S 7H 9S* (the winner marked)", got)
+	}
+	e.checkJS()
+}
+
+// TestHandSummaryCloses: Pis Yedili's hand summary shows when the next
+// hand is dealt, closes at its first card and can be opened again.
+func TestHandSummaryCloses(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakehand")
+	js := `(() => {
+	  window.__yv = (o) => Object.assign({observer: 0, players: 3, phase: 'normal', round: 2, round_count: 2, dealer: 1, direction: 'clockwise',
+	    turn: 0, turn_reason: 'next', top: '9C', active_suit: 'C', active_rank: '9', chain: null, pile: ['9C'], stock_size: 70,
+	    hand: ['2C', '5H'], hand_sizes: [2, 7, 7], totals: [0, 2, 3], round_scores: [[0, 2, 3]],
+	    finished: [{hand: 1, finisher: 0, card: '5C', multiplier: 1, end_draws: [[], [], []], hands: [[], ['2H'], ['3D']], points: [0, 2, 3]}]}, o);
+	  __send({game: 'pisyedili', seq: 50, to_act: [0], legal: ['play 2C', 'draw'], options: {players: '3', hands: '2'}, view: __yv({}),
+	    history: {from: 0, entries: [{seat: 0, kind: 'play', cards: ['5C']}, {seat: -1, kind: 'hand', scores: [0, 2, 3]}, {seat: 1, kind: 'deal'}]}});
+	  return true;
+	})()`
+	if _, err := eval[bool](b, js); err != nil {
+		t.Fatal(err)
+	}
+	b.must(10*time.Second, "summary at the new hand", chromedp.WaitVisible(tid("hand-summary")))
+	if _, err := eval[bool](b, `(__send({game: 'pisyedili', seq: 51, to_act: [0], legal: ['play 2C', 'draw'], options: {players: '3', hands: '2'},
+	    view: __yv({pile: ['9C', '9D'], top: '9D', active_suit: 'D', hand_sizes: [2, 6, 7]}), history: {from: 3, entries: [{seat: 1, kind: 'play', cards: ['9D']}]}}), true)`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(10*time.Second, "summary closes at the first card", chromedp.WaitNotPresent(tid("hand-summary")), chromedp.WaitVisible(tid("reopen-hand")))
+	b.must(10*time.Second, "summary opens again", chromedp.Click(tid("reopen-hand")), chromedp.WaitVisible(tid("hand-summary")),
+		chromedp.Click(tid("dismiss-hand")), chromedp.WaitNotPresent(tid("hand-summary")))
+	e.checkJS()
+}
+
+// TestTimeoutNoticeFake: a move the clock made for a player shows a notice
+// to everyone and is marked in the history (as is a move a bot made for an
+// absent player); the clock counts down and turns
+// to the warning colour in its last 10 s.
+func TestTimeoutNoticeFake(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakeclock")
+	var res struct {
+		Notice string `json:"notice"`
+		Marked int    `json:"marked"`
+		Away   int    `json:"away"`
+		Clock  string `json:"clock"`
+		Warn   bool   `json:"warn"`
+		Seat   string `json:"seat"`
+		Title  string `json:"title"`
+		Back   string `json:"back"`
+	}
+	runAsync(t, b, 20*time.Second, `
+	  const E = (seat, kind, o) => Object.assign({seat, kind}, o || {});
+	  __send({seq: 5, to_act: [1], view: __pv({trick: {leader: 0, cards: ['3S'], winner: -1}}), clock: {ms: 30000, remaining: {'1': 20000}},
+	    history: {from: 0, entries: [E(2, 'play', {cards: ['2S'], by: 'away'}), E(0, 'play', {cards: ['3S'], by: 'timeout'})]}});
+	  await __sleep(30);
+	  // The tab is in the background when the turn comes.
+	  let hidden = true;
+	  Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
+	  __send({seq: 6, to_act: [0], legal: ['play 1S'], view: __pv({trick: {leader: 1, cards: ['4S'], winner: -1}}), clock: {ms: 30000, remaining: {'0': 9000}},
+	    history: {from: 2, entries: [E(1, 'play', {cards: ['4S'], by: 'timeout'})]}});
+	  await __sleep(700);
+	  const title = document.title;
+	  hidden = false;
+	  document.dispatchEvent(new Event('visibilitychange'));
+	  const back = document.title;
+	  const q = (s) => document.querySelector(s);
+	  const clock = q('[data-testid=my-clock]');
+	  return JSON.stringify({notice: (q('[data-testid=timeout-notice]') || {}).textContent || '', marked: document.querySelectorAll('[data-testid=history] [data-testid=by-timeout]').length, away: document.querySelectorAll('[data-testid=history] [data-testid=by-away]').length,
+	    title, back, clock: clock ? clock.textContent : '', warn: !!clock && clock.classList.contains('warn'), seat: (q('[data-testid=clock-0]') || {}).textContent || ''});`, &res)
+	if !strings.Contains(res.Notice, "Time ran out for Bot 2") || !strings.Contains(res.Notice, "played 4 of spades") {
+		t.Errorf("timeout notice %q", res.Notice)
+	}
+	if res.Marked != 2 || res.Away != 1 {
+		t.Errorf("%d history entries marked as played on timeout (want 2), %d for an absent player (want 1)", res.Marked, res.Away)
+	}
+	if !regexp.MustCompile(`^[89] s$`).MatchString(res.Clock) || !res.Warn {
+		t.Errorf("own clock %q (warning colour %v), want 8–9 s in the warning colour", res.Clock, res.Warn)
+	}
+	if res.Seat == "" {
+		t.Errorf("the seat to act shows no clock")
+	}
+	if res.Title != "▶ Your turn — Papayoo" || res.Back != "Cardroom" {
+		t.Errorf("tab title in the background %q, back in front %q", res.Title, res.Back)
+	}
+	e.checkJS()
+}
+
+// TestRefusalsExplained: pressing a card that cannot be played says why;
+// a sixth card in a five-card pass says so; leaving asks first and says a
+// bot takes the seat.
+func TestRefusalsExplained(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakewhy")
+	if _, err := eval[bool](b, `(__send({seq: 3, to_act: [0], legal: ['play 8D'], view: __pv({trick: {leader: 1, cards: ['4D'], winner: -1}})}), true)`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(10*time.Second, "press a card that cannot be played",
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)), settled,
+		chromedp.Click(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)),
+		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent === 'You must follow diamonds.')`))
+	if _, err := eval[bool](b, `(__send({seq: 4, to_act: [2], view: __pv({trick: {leader: 1, cards: ['4D', '8D'], winner: -1}, hand: ['1S', '3S']})}), true)`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(10*time.Second, "press a card out of turn",
+		chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '4'`), settled,
+		chromedp.Click(chromedp.CSS(`[data-testid=hand-card][data-card="3S"]`)),
+		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent.startsWith('Not your turn'))`))
+	// The pass: five cards selected, a sixth refused in words.
+	if _, err := eval[bool](b, `(__send({seq: 5, to_act: [0, 1, 2], legal: ['pass 1S 2S 3S 4S 5S'], view: __pv({round: 2, phase: 'pass', passed: [false, false, false], die: '', papayoo: '', hand: ['1S', '2S', '3S', '4S', '5S', '6S']})}), true)`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(10*time.Second, "pass panel", chromedp.WaitVisible(tid("pass-confirm")))
+	for _, c := range []string{"1S", "2S", "3S", "4S", "5S", "6S"} {
+		b.must(5*time.Second, "select "+c, settled, chromedp.Click(chromedp.CSS(`[data-testid=hand-card][data-card="`+c+`"]`)))
+	}
+	b.must(10*time.Second, "sixth card refused", chromedp.Poll[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent.startsWith('You pass exactly 5 cards'))`))
+	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=hand-card][aria-pressed=true]').length`); n != 5 {
+		t.Errorf("%d cards selected after a sixth click, want 5", n)
+	}
+	b.must(10*time.Second, "leave asks first", chromedp.Click(tid("leave")), chromedp.WaitVisible(tid("leave-confirm")))
+	if txt, _ := eval[string](b, `document.querySelector('[data-testid=leave-confirm]').textContent`); !strings.Contains(txt, "A bot will play your seat") {
+		t.Errorf("leave confirmation %q does not say a bot takes the seat", txt)
+	}
+	b.must(10*time.Second, "stay", chromedp.Click(tid("leave-no")), chromedp.WaitNotPresent(tid("leave-confirm")))
+	if got, _ := eval[string](b, `location.hash`); got != "#/table/t_fakewhy" {
+		t.Errorf("after Stay the page is at %q", got)
+	}
+	e.checkJS()
+}
+
+// moveLine is a move of a record: "<seat> <verb> …".
+var moveLine = regexp.MustCompile(`(?m)^(\d+) (\S+)(.*)$`)
+
+type histEntry struct {
+	Seat  int      `json:"seat"`
+	Kind  string   `json:"kind"`
+	Cards []string `json:"cards"`
+	Count int      `json:"count"`
+	By    string   `json:"by"`
+}
+
+// leakRecorderJS wraps the page's message handler: for every state it
+// notes each history entry that names a card the observer holds (the same
+// entries go to every observer, so such a card would be shown to the
+// others), or that names cards where the format allows only a count.
+const leakRecorderJS = `(() => {
+  const c = window.cardroom.conn;
+  const orig = c.onMessage.bind(c);
+  window.__leaks = [];
+  window.__states = 0;
+  c.onMessage = (m) => {
+    if (m.type === 'state' && m.history) {
+      window.__states++;
+      const hand = new Set((m.view && m.view.hand) || []);
+      for (const e of m.history.entries || []) {
+        const cards = e.cards || [];
+        if (['pass', 'draw', 'penalty', 'deal', 'shuffle'].includes(e.kind) && cards.length) window.__leaks.push(JSON.stringify(e) + ' names cards');
+        if (m.game === 'papayoo' && e.kind !== 'die' && e.kind !== 'round') for (const x of cards) if (hand.has(x)) window.__leaks.push(JSON.stringify(e) + ' names ' + x + ', in the hand of seat ' + m.seat);
+      }
+    }
+    orig(m);
+  };
+  return true;
+})()`
+
+// movesMatch checks that every move of the record has its own history
+// entry, in order: same seat, a kind that records that move (and for a
+// play, the card).
+func movesMatch(t *testing.T, game, record string, hist []histEntry) {
+	t.Helper()
+	kinds := map[string][]string{"play": {"play"}, "pass": {"pass"}, "draw": {"draw"}, "penalty": {"penalty", "draw"}, "end": {"pass", "end"}}
+	j := 0
+	moves := 0
+	for _, m := range moveLine.FindAllStringSubmatch(record, -1) {
+		seat, verb, rest := m[1], m[2], strings.Fields(m[3])
+		ok := kinds[verb]
+		if ok == nil {
+			t.Errorf("%s: record move %q: no history kind known for it", game, m[0])
+			continue
+		}
+		moves++
+		found := false
+		for ; j < len(hist); j++ {
+			e := hist[j]
+			if fmt.Sprint(e.Seat) != seat || !contains(ok, e.Kind) {
+				continue
+			}
+			if verb == "play" && (len(e.Cards) == 0 || len(rest) == 0 || e.Cards[0] != rest[0]) {
+				continue
+			}
+			found = true
+			j++
+			break
+		}
+		if !found {
+			t.Errorf("%s: record move %q has no history entry (after entry %d of %d)", game, m[0], j, len(hist))
+			return
+		}
+	}
+	if moves < 20 {
+		t.Errorf("%s: only %d moves in the record", game, moves)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *env) record(id string) string {
+	for i := 0; i < 50; i++ {
+		resp, err := http.Get(e.base + "/api/records/" + id)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			return string(b)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	e.t.Fatalf("no record for %s", id)
+	return ""
+}
+
+// historyWholeGame plays a whole game by clicks and checks the history: an
+// entry for every move of the record, none naming a hidden card, every
+// entry shown in words in the panel.
+func historyWholeGame(t *testing.T, game string) {
+	g := gameTests[game]
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	if _, err := eval[bool](b, leakRecorderJS); err != nil {
+		t.Fatal(err)
+	}
+	id := b.createTable(game, g.players, g.opts, nil)
+	// What finished trick is on screen, noted at every change.
+	if _, err := eval[bool](b, trickTimelineJS); err != nil {
+		t.Fatal(err)
+	}
+	b.playToEnd(3*g.limit, nil)
+	b.checkErrors()
+	states, _ := eval[int](b, `window.__states`)
+	if states == 0 {
+		t.Fatalf("%s: no state message carried a history", game)
+	}
+	leaks, _ := eval[[]string](b, `window.__leaks`)
+	for _, l := range leaks {
+		t.Errorf("%s: history entry leaks: %s", game, l)
+	}
+	var hist []histEntry
+	s, err := eval[string](b, fmt.Sprintf(`JSON.stringify(window.cardroom.tables.get(%q).history || [])`, id))
+	if err != nil || json.Unmarshal([]byte(s), &hist) != nil {
+		t.Fatalf("%s: read the history: %v", game, err)
+	}
+	movesMatch(t, game, e.record(id), hist)
+	if game == "papayoo" {
+		checkTricksSeen(t, b, hist)
+	}
+	// The panel: one line per entry, in words (no raw kind shown).
+	b.must(10*time.Second, "close the final scores", chromedp.Click(tid("final-close")), chromedp.WaitNotPresent(tid("final-scores")))
+	texts, _ := eval[[]string](b, `[...document.querySelectorAll('[data-testid=history-entry]')].map((e) => e.textContent)`)
+	if len(texts) != len(hist) {
+		t.Errorf("%s: the panel shows %d entries, the history has %d", game, len(texts), len(hist))
+	}
+	for i, x := range texts {
+		if strings.Contains(x, ": ") && strings.HasSuffix(x, ": "+hist[min(i, len(hist)-1)].Kind) {
+			t.Errorf("%s: entry %d shown generically: %q", game, i, x)
+			break
+		}
+	}
+	b.screenshot(game + "-history")
+	e.checkJS()
+}
+
+// trickTimelineJS notes, every 40 ms, which finished trick the table shows
+// with its winner marked ("cards|winner", or "" for none) when it changes.
+const trickTimelineJS = `(() => {
+  window.__tl = [];
+  let last = null;
+  setInterval(() => {
+    const lt = document.querySelector('[data-testid=last-trick]');
+    const key = lt && lt.querySelector('.card.winner') ? [...lt.querySelectorAll('.card')].map((e) => e.dataset.card).join(' ') + '|' + lt.dataset.winner : '';
+    if (key !== last) { window.__tl.push({t: performance.now(), key}); last = key; }
+  }, 40);
+  document.addEventListener('pointerdown', () => window.__tl.push({t: performance.now(), key: 'CLICK'}), true);
+  return true;
+})()`
+
+// checkTricksSeen: every trick a bot won (the player never skips those:
+// it has nothing to press) stayed on screen, its winner marked, for a
+// second or more — the last trick of the round included.
+func checkTricksSeen(t *testing.T, b *tab, hist []histEntry) {
+	t.Helper()
+	var tl []struct {
+		T   float64 `json:"t"`
+		Key string  `json:"key"`
+	}
+	s, _ := eval[string](b, `JSON.stringify(window.__tl)`)
+	if err := json.Unmarshal([]byte(s), &tl); err != nil {
+		t.Fatal(err)
+	}
+	// A trick's time on screen, and whether a click (the player's move, when
+	// the turn came with the trick) ended it: a click skips the pause.
+	seen := map[string]float64{}
+	skipped := map[string]bool{}
+	var clicks []float64
+	var marks []int
+	for i, x := range tl {
+		if x.Key == "CLICK" {
+			clicks = append(clicks, x.T)
+		} else {
+			marks = append(marks, i)
+		}
+	}
+	for j, i := range marks {
+		x := tl[i]
+		end := tl[len(tl)-1].T + 1000
+		if j+1 < len(marks) {
+			end = tl[marks[j+1]].T
+		}
+		seen[x.Key] = max(seen[x.Key], end-x.T)
+		for _, c := range clicks {
+			if c >= x.T && c <= end+60 {
+				skipped[x.Key] = true
+			}
+		}
+	}
+	long := 0
+	for _, e := range hist {
+		if e.Kind != "trick" || e.Seat == 0 {
+			continue
+		}
+		key := strings.Join(e.Cards, " ") + "|" + fmt.Sprint(e.Seat)
+		switch {
+		case seen[key] >= 950:
+			long++
+		case !skipped[key]:
+			t.Errorf("trick %s won by seat %d was on screen %.0f ms, want ≥ 1 s", strings.Join(e.Cards, " "), e.Seat, seen[key])
+		}
+	}
+	if long == 0 {
+		t.Errorf("no trick won by a bot stayed a second on screen")
+	}
+}
+
+func TestPapayooHistoryWholeGame(t *testing.T) { historyWholeGame(t, "papayoo") }
+
+func TestPisYediliHistoryWholeGame(t *testing.T) { historyWholeGame(t, "pisyedili") }
+
+// TestClockExpiryNotice: with a one-second clock, the player does nothing;
+// the bot that moves for them is announced to them and marked in the
+// history.
+func TestClockExpiryNotice(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	var res struct {
+		Table string `json:"table"`
+	}
+	runAsync(t, b, 15*time.Second, `
+	  const ans = await new Promise((r) => window.cardroom.conn.send({type: 'create', game: 'papayoo', options: {players: '3', rounds: '1'}, private: false,
+	    clock_ms: 1000, bot_level: 'random', seat: 0, bots: {'1': 'random', '2': 'random'}}, r));
+	  if (ans.type === 'created') location.hash = '#/table/' + ans.table;
+	  return JSON.stringify({table: ans.table || ''});`, &res)
+	if res.Table == "" {
+		t.Fatal("the table was not created")
+	}
+	b.must(30*time.Second, "the clock runs out and the notice shows", chromedp.WaitVisible(tid("timeout-notice")))
+	txt, _ := eval[string](b, `document.querySelector('[data-testid=timeout-notice]').textContent`)
+	if !strings.Contains(txt, "alice (you)") || !strings.Contains(txt, "bot played") {
+		t.Errorf("timeout notice %q", txt)
+	}
+	b.must(10*time.Second, "marked in the history", chromedp.WaitVisible(chromedp.CSS(`[data-testid=history] [data-testid=by-timeout]`)))
+	b.screenshot("clock-timeout")
+	e.checkJS()
+}
+
+// TestPrivateWithoutInvite: a private table opened without its invite
+// shows one clear message, and no toast that says something else.
+func TestPrivateWithoutInvite(t *testing.T) {
+	e := newEnv(t)
+	alice, bob := e.tab("alice"), e.tab("bob")
+	alice.login("alice")
+	bob.login("bob")
+	alice.must(5*time.Second, "private", chromedp.Click(tid("create-private")))
+	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
+	bob.must(15*time.Second, "bob opens the table without the invite", chromedp.Navigate(e.base+"/#/table/"+id),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=table-missing][data-reason=forbidden]`)), chromedp.Sleep(600*time.Millisecond))
+	txt, _ := eval[string](bob, `document.querySelector('[data-testid=table-missing]').textContent`)
+	if !strings.Contains(txt, "This table is private: open it with the invite link") {
+		t.Errorf("private table page says %q", txt)
+	}
+	if n, _ := eval[int](bob, `document.querySelectorAll('#toast .msg').length`); n != 0 {
+		msgs, _ := eval[[]string](bob, `[...document.querySelectorAll('#toast .msg')].map((e) => e.textContent)`)
+		t.Errorf("besides the page's message, %d toasts: %q", n, msgs)
+	}
+	e.checkJS()
+}
+
+// TestReducedMotion: under prefers-reduced-motion a played card does not
+// move, it is just there.
+func TestReducedMotion(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	b.must(5*time.Second, "reduce motion", chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+		return chromedp.Void{}, err
+	}))
+	fakeTable(t, b, "t_fakestill")
+	var res struct {
+		Animations int  `json:"animations"`
+		Played     bool `json:"played"`
+	}
+	runAsync(t, b, 10*time.Second, `
+	  __send({seq: 10, to_act: [0], legal: ['play 1S'], view: __pv({trick: {leader: 2, cards: ['5S'], winner: -1}})});
+	  await __sleep(60);
+	  __send({seq: 11, to_act: [1], view: __pv({hand: ['3S', '8D'], hand_sizes: [2, 3, 2], trick: {leader: 2, cards: ['5S', '1S'], winner: -1}})});
+	  await __sleep(20);
+	  return JSON.stringify({played: !!document.querySelector('[data-testid=trick] [data-card="1S"]'),
+	    animations: document.getAnimations().filter((a) => a.playState === 'running').length});`, &res)
+	if !res.Played || res.Animations != 0 {
+		t.Errorf("under reduced motion: played card shown %v, %d animations running (want 0)", res.Played, res.Animations)
+	}
+	e.checkJS()
+}
+
+// TestPacingCatchesUp: a burst of bot moves (60 states, 0.4 s of pause
+// each) is shown in far less than 24 s: the pauses shrink so the page never
+// falls far behind; and a reader who scrolled the history up stays where
+// they are while entries arrive.
+func TestPacingCatchesUp(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakeburst")
+	var res struct {
+		Caught    float64 `json:"caught"`
+		Seq       string  `json:"seq"`
+		Kept      bool    `json:"kept"`
+		Entries   int     `json:"entries"`
+		Following bool    `json:"following"`
+	}
+	runAsync(t, b, 30*time.Second, `
+	  const E = (seat, kind, o) => Object.assign({seat, kind}, o || {});
+	  const cards = ['1S', '2S', '3S', '4S', '5S', '6S', '7S', '8S', '9S', '10S'];
+	  const entries = [];
+	  for (let i = 0; i < 20; i++) entries.push(E(1 + i % 2, 'play', {cards: [cards[i % 10]]}));
+	  __send({seq: 1, view: __pv({}), history: {from: 0, entries}});
+	  await __sleep(200);
+	  const list = document.querySelector('[data-testid=history]');
+	  list.scrollTop = 0;
+	  list.dispatchEvent(new Event('scroll'));
+	  const t0 = performance.now();
+	  for (let i = 0; i < 60; i++) {
+	    __send({seq: 2 + i, to_act: [1 + (i + 1) % 2], view: __pv({trick: {leader: 1, cards: [cards[i % 10]], winner: -1}}), history: {from: 20 + i, entries: [E(1 + i % 2, 'play', {cards: [cards[i % 10]]})]}});
+	  }
+	  while (document.querySelector('[data-testid=felt]').dataset.seq !== '61' && performance.now() - t0 < 30000) await __sleep(50);
+	  const caught = performance.now() - t0;
+	  const kept = list.isConnected && list.scrollTop === 0;
+	  // Back at the bottom, the list follows the newest entry again.
+	  list.scrollTop = list.scrollHeight;
+	  list.dispatchEvent(new Event('scroll'));
+	  __send({seq: 70, view: __pv({}), history: {from: 80, entries: [E(2, 'play', {cards: ['1D']})]}});
+	  await __sleep(900);
+	  const l2 = document.querySelector('[data-testid=history]');
+	  return JSON.stringify({caught, seq: document.querySelector('[data-testid=felt]').dataset.seq, kept,
+	    entries: document.querySelectorAll('[data-testid=history-entry]').length, following: l2.scrollTop + l2.clientHeight >= l2.scrollHeight - 2});`, &res)
+	if res.Caught > 12000 {
+		t.Errorf("60 queued bot moves took %.0f ms to show, want under 12 s", res.Caught)
+	}
+	if res.Caught < 2000 {
+		t.Errorf("60 queued bot moves flashed by in %.0f ms: they should still be paced", res.Caught)
+	}
+	if !res.Kept {
+		t.Errorf("the history jumped away from where the reader scrolled")
+	}
+	if res.Seq != "70" || res.Entries != 81 || !res.Following {
+		t.Errorf("state %s on screen (want 70), history: %d entries (want 81), following the newest: %v", res.Seq, res.Entries, res.Following)
+	}
+	e.checkJS()
+}
