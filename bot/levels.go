@@ -10,6 +10,7 @@ import (
 
 	"cardroom/bot/ismcts"
 	"cardroom/bot/kit"
+	"cardroom/bot/pool"
 	"cardroom/game"
 )
 
@@ -135,6 +136,12 @@ func (b *Hard) search(ctx context.Context, e game.Engine, v game.View) (*ismcts.
 	seed := b.rng.Uint64()
 	b.mu.Unlock()
 	c := ismcts.Config{Iterations: b.cfg.Iterations, Duration: b.cfg.Duration, Workers: b.cfg.Workers, Seed: seed}
+	if g, ok := pool.GrantFrom(ctx); ok {
+		// On a server's bot pool the pool decides the budget, from how many
+		// decisions wait (bot/pool/budget.go): an iteration count, so the
+		// move is as reproducible as with a fixed budget.
+		c.Iterations, c.Duration = g.Iterations, 0
+	}
 	if k, ok := kitFor(e.Name()); ok && k.Domain != nil {
 		dom = func() ismcts.Domain { return k.Domain(v) }
 		if k.Search != nil {
@@ -148,7 +155,11 @@ func (b *Hard) search(ctx context.Context, e game.Engine, v game.View) (*ismcts.
 			}
 		}
 	}
-	return ismcts.Search(ctx, e, v, dom, c)
+	res, err := ismcts.Search(ctx, e, v, dom, c)
+	if err == nil {
+		pool.Spent(ctx, res.Iterations)
+	}
+	return res, err
 }
 
 // Choose implements Bot.

@@ -729,3 +729,37 @@ func TestPacingCatchesUp(t *testing.T) {
 	}
 	e.checkJS()
 }
+
+// TestFocusStaysInHand: when the focused card is played, the focus stays
+// in the hand (the played card's twin on the table is not a control, and
+// out of turn the hand's cards are disabled) rather than falling to the
+// page.
+func TestFocusStaysInHand(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakefocus")
+	if _, err := eval[bool](b, `(__send({seq: 3, to_act: [0], legal: ['play 1S', 'play 3S'], view: __pv({trick: {leader: 1, cards: ['4S'], winner: -1}})}), true)`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(10*time.Second, "focus a card", chromedp.WaitVisible(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)), settled,
+		chromedp.Focus(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)))
+	if _, err := eval[bool](b, `(__send({seq: 4, to_act: [2], view: __pv({hand: ['3S', '8D'], hand_sizes: [2, 2, 3], trick: {leader: 1, cards: ['4S', '1S'], winner: -1}})}), true)`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(10*time.Second, "the play shows", chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '4'`))
+	got, _ := eval[string](b, `(document.activeElement.dataset.testid || document.activeElement.tagName) + ' ' + (document.activeElement.dataset.card || '')`)
+	// Out of turn every card is disabled: the hand itself holds the focus.
+	if got != "hand " {
+		t.Errorf("after the play the focus is on %q, want the hand", got)
+	}
+	// The turn comes back: the focus goes back to a playable card.
+	if _, err := eval[bool](b, `(__send({seq: 5, to_act: [0], legal: ['play 3S'], view: __pv({hand: ['3S', '8D'], hand_sizes: [2, 1, 2], trick: {leader: 1, cards: ['4S', '1S', '9S'], winner: -1}})}), true)`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(10*time.Second, "the turn comes back", chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '5'`))
+	if got, _ := eval[string](b, `(document.activeElement.dataset.testid || document.activeElement.tagName) + ' ' + (document.activeElement.dataset.card || '')`); got != "hand " && got != "hand-card 3S" {
+		t.Errorf("when the turn comes back the focus is on %q, want the hand", got)
+	}
+	e.checkJS()
+}

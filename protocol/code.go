@@ -50,6 +50,7 @@ const (
 	NoAccount           Code = "no_account"            // an account action by a guest
 	NoSession           Code = "no_session"            // revoke: no such session of the caller
 	AccountNeeded       Code = "account_needed"        // a rated table, created or joined by a guest
+	NoPlayer            Code = "no_player"             // a profile of a player nobody can see (profile.go)
 )
 
 // codes holds every code with its HTTP status. The status of a code that a
@@ -98,6 +99,7 @@ var codes = []struct {
 	{NoAccount, http.StatusNotFound},
 	{NoSession, http.StatusNotFound},
 	{AccountNeeded, http.StatusForbidden},
+	{NoPlayer, http.StatusNotFound},
 }
 
 // Codes returns every error code, in the order of docs/protocol.md.

@@ -29,21 +29,33 @@ type request struct {
 	Bots      map[string]string `json:"bots"`
 	Rated     bool              `json:"rated"`
 	WhenEmpty string            `json:"when_empty"`
+	// Chat and rematch (chat.go).
+	Channel        string `json:"channel"`
+	Text           string `json:"text"`
+	Phrase         string `json:"phrase"`
+	Line           int64  `json:"line"`
+	Reason         string `json:"reason"`
+	ShowSpectators *bool  `json:"show_spectators"`
+	SpectatorChat  *bool  `json:"spectator_chat"`
+	Accept         *bool  `json:"accept"`
 }
 
 // ClientTypes lists the types of the client messages.
 func ClientTypes() []string {
-	return []string{TypeLobby, TypeCreate, TypeJoin, TypeLeave, TypeAddBot, TypeRemoveBot, TypeWatch, TypeUnwatch, TypeMove, TypeHint, TypePing}
+	return []string{TypeLobby, TypeCreate, TypeJoin, TypeLeave, TypeAddBot, TypeRemoveBot, TypeWatch, TypeUnwatch, TypeMove, TypeHint, TypePing,
+		TypeChat, TypeChatSettings, TypeChatReport, TypeRematch}
 }
 
 // ServerTypes lists the types of the server messages.
 func ServerTypes() []string {
-	return []string{TypeWelcome, TypeState, TypeAck, TypeError, TypeLobby, TypeCreated, TypeJoined, TypeHint, TypePong}
+	return []string{TypeWelcome, TypeState, TypeAck, TypeError, TypeLobby, TypeCreated, TypeJoined, TypeHint, TypePong,
+		TypeChat, TypeChatSettings, TypeChatReport, TypeRematch}
 }
 
 // needTable lists the types that require the table field.
 var needTable = map[string]bool{
 	TypeJoin: true, TypeLeave: true, TypeAddBot: true, TypeRemoveBot: true, TypeWatch: true, TypeUnwatch: true, TypeMove: true, TypeHint: true,
+	TypeChat: true, TypeChatSettings: true, TypeChatReport: true, TypeRematch: true,
 }
 
 // DecoderCodes are the codes DecodeClient refuses with.
@@ -115,7 +127,10 @@ func DecodeClient(b []byte) (ClientMsg, *ErrorMsg) {
 	if len(m.Table) > 64 || len(m.Invite) > 64 || len(m.Level) > 32 || len(m.Game) > 32 || len(m.BotLevel) > 32 {
 		return nil, refuse(m.ID, m.Table, BadRequest, "a field is too long (table, invite: 64 bytes; game, level, bot_level: 32)")
 	}
-	return msg, nil
+	if e := m.checkChat(); e != nil {
+		return nil, e
+	}
+	return m.typed(), nil // again: checkChat normalizes the text
 }
 
 // typed returns the message as its own type (nil for an unknown type).
@@ -144,6 +159,14 @@ func (m *request) typed() ClientMsg {
 		return &HintReq{Type: m.Type, ID: m.ID, Table: m.Table, Seat: m.Seat}
 	case TypePing:
 		return &PingReq{Type: m.Type, ID: m.ID}
+	case TypeChat:
+		return &ChatReq{Type: m.Type, ID: m.ID, Table: m.Table, Channel: m.Channel, Text: m.Text, Phrase: m.Phrase}
+	case TypeChatSettings:
+		return &ChatSettingsReq{Type: m.Type, ID: m.ID, Table: m.Table, ShowSpectators: m.ShowSpectators, SpectatorChat: m.SpectatorChat}
+	case TypeChatReport:
+		return &ChatReportReq{Type: m.Type, ID: m.ID, Table: m.Table, Line: m.Line, Reason: m.Reason}
+	case TypeRematch:
+		return &RematchReq{Type: m.Type, ID: m.ID, Table: m.Table, Accept: m.Accept}
 	}
 	return nil
 }
@@ -195,6 +218,14 @@ func DecodeServer(b []byte) (ServerMsg, error) {
 		m = new(HintMsg)
 	case TypePong:
 		m = new(PongMsg)
+	case TypeChat:
+		m = new(ChatMsg)
+	case TypeChatSettings:
+		m = new(ChatSettingsMsg)
+	case TypeChatReport:
+		m = new(ChatReportMsg)
+	case TypeRematch:
+		m = new(RematchMsg)
 	default:
 		return &UnknownMsg{Type: typ}, nil
 	}

@@ -76,11 +76,15 @@ func messageTypes() map[string]map[string]reflect.Type {
 			TypeLeave: reflect.TypeFor[LeaveReq](), TypeAddBot: reflect.TypeFor[AddBotReq](), TypeRemoveBot: reflect.TypeFor[RemoveBotReq](),
 			TypeWatch: reflect.TypeFor[WatchReq](), TypeUnwatch: reflect.TypeFor[UnwatchReq](), TypeMove: reflect.TypeFor[MoveReq](),
 			TypeHint: reflect.TypeFor[HintReq](), TypePing: reflect.TypeFor[PingReq](),
+			TypeChat: reflect.TypeFor[ChatReq](), TypeChatSettings: reflect.TypeFor[ChatSettingsReq](),
+			TypeChatReport: reflect.TypeFor[ChatReportReq](), TypeRematch: reflect.TypeFor[RematchReq](),
 		},
 		"server": {
 			TypeWelcome: reflect.TypeFor[WelcomeMsg](), TypeState: reflect.TypeFor[StateMsg](), TypeAck: reflect.TypeFor[AckMsg](),
 			TypeError: reflect.TypeFor[ErrorMsg](), TypeLobby: reflect.TypeFor[LobbyMsg](), TypeCreated: reflect.TypeFor[CreatedMsg](),
 			TypeJoined: reflect.TypeFor[JoinedMsg](), TypeHint: reflect.TypeFor[HintMsg](), TypePong: reflect.TypeFor[PongMsg](),
+			TypeChat: reflect.TypeFor[ChatMsg](), TypeChatSettings: reflect.TypeFor[ChatSettingsMsg](),
+			TypeChatReport: reflect.TypeFor[ChatReportMsg](), TypeRematch: reflect.TypeFor[RematchMsg](),
 		},
 	}
 }

@@ -68,6 +68,9 @@ type HistoryItem struct {
 	// Options are the table's options (as in its summary), so that a list
 	// of games can say "target 150" without asking for each table.
 	Options game.Options `json:"options,omitempty"`
+	// StandIn tells that a bot played for the player at least once in
+	// this game (absent past the grace period, or out of time).
+	StandIn bool `json:"stand_in,omitempty"`
 }
 
 // OK answers requests that return nothing else (POST /api/logout).

@@ -389,6 +389,9 @@ type SeatInfo struct {
 	Level     string    `json:"level,omitempty"`
 	Connected bool      `json:"connected"`
 	Away      bool      `json:"away,omitempty"`
+	// BotAccount marks a human seat whose player is a bot account (a
+	// program, docs/bots.md): clients show a BOT badge.
+	BotAccount bool `json:"bot_account,omitempty"`
 }
 
 // Summary is a table as the lobby shows it (also the answer of the table

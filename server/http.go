@@ -36,6 +36,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/logout", s.auth(s.handleLogout))
 	m.HandleFunc("GET /api/games", s.handleGames)
 	m.HandleFunc("GET /api/tables", s.handleLobby)
+	m.HandleFunc("GET /api/online", s.handleOnline) // lobby.go
 	m.HandleFunc("POST /api/tables", s.auth(s.handleCreate))
 	m.HandleFunc("GET /api/tables/{id}", s.handleTable)
 	m.HandleFunc("POST /api/quickplay", s.auth(s.handleQuick))
@@ -48,6 +49,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /ws", s.handleWS)
 	s.accountRoutes(m) // accounts.go
 	s.ratingRoutes(m)  // ratings.go
+	s.botRoutes(m)     // botaccount.go
+	s.profileRoutes(m) // profile.go
 	m.Handle("GET /", noDirListing(s.cfg.Assets))
 	// Every answer, the mux's own 404 and 405 included, goes through
 	// protect (guard.go): hardening headers and the per-address API rate.
@@ -92,6 +95,11 @@ func writeSessionErr(w http.ResponseWriter, err error) {
 	var es errSession
 	if errors.As(err, &es) {
 		writeErr(w, http.StatusUnauthorized, protocol.Unauthorized, err.Error())
+		return
+	}
+	var eb errBotToken // botaccount.go
+	if errors.As(err, &eb) {
+		writeErr(w, http.StatusForbidden, protocol.Forbidden, err.Error())
 		return
 	}
 	writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "sessions cannot be read now; retry later")
@@ -151,6 +159,9 @@ func (s *Server) session(r *http.Request) (store.Session, error) {
 	tok := tokenOf(r)
 	if tok == "" {
 		return store.Session{}, errSession("no session token: POST /api/session first")
+	}
+	if strings.HasPrefix(tok, protocol.BotTokenPrefix) {
+		return s.botSession(r, tok) // botaccount.go
 	}
 	if len(tok) != 64 {
 		return store.Session{}, errSession("invalid session token")
@@ -315,6 +326,7 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		sum = table.SummaryOf(meta)
+		s.markBotSeats(sum) // botaccount.go
 	}
 	if !canSee(sum, player, r.URL.Query().Get("invite")) {
 		writeErr(w, http.StatusNotFound, protocol.NoTable, "no table "+id)
@@ -450,6 +462,9 @@ func (s *Server) history(ctx context.Context, player string, finishedOnly bool) 
 			}
 		}
 		it.Won = it.Seat >= 0 && slices.Contains(t.Winners, it.Seat)
+		for i, st := range t.Seats {
+			it.StandIn = it.StandIn || st.Player == player && slices.Contains(t.StandIn, game.Seat(i))
+		}
 		out = append(out, it)
 	}
 	return out, nil
@@ -546,12 +561,15 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_sessions_purged_total", "counter", "Expired sessions deleted.", s.sessionsPurged.Load())
 	s.accountMetrics(metric)
 	s.ratingMetrics(metric)
+	s.botMetrics(metric) // botaccount.go
+	s.chatMetrics(metric)
 	ps := s.pool.Stats()
 	metric("cardroom_bot_workers", "gauge", "Workers computing bot moves and hints.", ps.Workers)
 	metric("cardroom_bot_running", "gauge", "Bot decisions and hints being computed.", ps.Running)
 	metric("cardroom_bot_queued", "gauge", "Bot decisions and hints waiting for a worker.", ps.Queued)
 	metric("cardroom_bot_refused_total", "counter", "Bot decisions and hints refused because the bot queue was full.", ps.Refused)
 	metric("cardroom_bot_retries_total", "counter", "Bot decisions postponed because the bot queue was full.", m.BotRetries.Load())
+	s.pool.WriteMetrics(&b) // the bot budget, latency and iterations (bot/pool/metrics.go)
 	metric("cardroom_messages_in_total", "counter", "WebSocket messages received.", s.msgsIn.Load())
 	metric("cardroom_messages_out_total", "counter", "WebSocket messages queued to clients.", s.msgsOut.Load())
 	metric("cardroom_bad_input_total", "counter", "Client messages refused as bad input.", s.badInput.Load())

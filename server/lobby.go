@@ -2,7 +2,9 @@ package server
 
 import (
 	"encoding/json"
+	"net/http"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +44,9 @@ type lobby struct {
 	// build serializes the encodings, so that a burst of requests on a
 	// stale cache encodes the list once.
 	build sync.Mutex
+	// onlineMu guards onlineC, the cached GET /api/online answer.
+	onlineMu sync.Mutex
+	onlineC  *onlineCache
 }
 
 // lobbyCache is the lobby encoded at version ver. Its slices are never
@@ -200,4 +205,59 @@ func (l *lobby) loop() {
 			s.Send(c.ws)
 		}
 	}
+}
+
+// onlineEvery is how long an answer of GET /api/online is reused: the
+// list is built by walking every connection under the server's lock, which
+// a flood of requests must not repeat each time.
+const onlineEvery = time.Second
+
+// onlineCache is an encoded GET /api/online answer; body is never
+// modified once built.
+type onlineCache struct {
+	built time.Time
+	body  []byte
+}
+
+// online answers who is connected: the distinct players with an open
+// WebSocket, at most protocol.MaxOnlineListed named (by name, then id),
+// all counted. Encoded at most every onlineEvery.
+func (l *lobby) online() []byte {
+	l.onlineMu.Lock()
+	defer l.onlineMu.Unlock()
+	if c := l.onlineC; c != nil && time.Since(c.built) < onlineEvery {
+		return c.body
+	}
+	s := l.s
+	names := map[string]string{}
+	s.mu.Lock()
+	for c := range s.conns {
+		if p := c.sess.Player; p != "" {
+			names[p] = c.sess.Name
+		}
+	}
+	s.mu.Unlock()
+	out := protocol.Online{Count: len(names), Players: make([]protocol.OnlinePlayer, 0, min(len(names), protocol.MaxOnlineListed))}
+	all := make([]protocol.OnlinePlayer, 0, len(names))
+	for p, n := range names {
+		all = append(all, protocol.OnlinePlayer{Player: p, Name: n})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := strings.ToLower(all[i].Name), strings.ToLower(all[j].Name)
+		if a != b {
+			return a < b
+		}
+		return all[i].Player < all[j].Player
+	})
+	out.Players = append(out.Players, all[:min(len(all), protocol.MaxOnlineListed)]...)
+	body, _ := json.Marshal(out)
+	l.onlineC = &onlineCache{built: time.Now(), body: append(body, '\n')}
+	return l.onlineC.body
+}
+
+// handleOnline answers GET /api/online (protocol.Online). Public like the
+// lobby list: the names are those the lobby's tables already show.
+func (s *Server) handleOnline(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(s.lobby.online())
 }

@@ -53,6 +53,9 @@ func (s *Server) ratingsStore() store.Ratings {
 // can log in again on any device (a guest's cookie is one browser), and so
 // that nobody makes fresh guests to shed a bad rating.
 func (s *Server) mayPlayRated(ctx context.Context, player string) error {
+	if s.isBotAccount(player) {
+		return errBotRated // botaccount.go
+	}
 	if s.acct == nil || s.acct.st == nil {
 		return &table.Error{Code: protocol.Unavailable, Msg: "this room keeps no accounts, so it cannot rate games"}
 	}

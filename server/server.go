@@ -96,6 +96,12 @@ type Config struct {
 	// BotQueue how many may wait (default 65,536).
 	BotWorkers int
 	BotQueue   int
+	// BotIterations is the hard bot's search budget per move or hint while
+	// the bot pool keeps up (default bot.DefaultIterations); with jobs
+	// waiting it is halved down to BotMinIterations (default a quarter of
+	// it, at least pool.MinIterations), see bot/pool/budget.go.
+	BotIterations    int
+	BotMinIterations int
 	// SessionPurgeEvery is the period of the expired-session purge
 	// (default 10 min).
 	SessionPurgeEvery time.Duration
@@ -136,6 +142,10 @@ type Config struct {
 	SessionsPerIPPerHour int
 	// Accounts are the limits of accounts and logins (accounts.go).
 	Accounts AccountsConfig
+	// Bots are the limits of bot accounts and their tokens (botaccount.go).
+	Bots BotConfig
+	// Chat bounds table chat (chat.go).
+	Chat ChatConfig
 }
 
 // Server is one card room node.
@@ -174,6 +184,11 @@ type Server struct {
 	httpSrv        *http.Server
 
 	rt ratingState // rated tables being rated (ratings.go)
+
+	bots *botAccounts // bot accounts and their tokens (botaccount.go)
+
+	chat      *chatHub   // table chat (chat.go)
+	rematches *rematches // rematch offers and series (rematch.go)
 }
 
 // New builds a server and restores every unfinished table from the store.
@@ -218,6 +233,16 @@ func New(cfg Config) (*Server, error) {
 	defInt(&cfg.HintsPerMinute, 20)
 	defInt(&cfg.BotWorkers, max(1, runtime.GOMAXPROCS(0)-1))
 	defInt(&cfg.BotQueue, 1<<16)
+	if cfg.BotIterations == 0 {
+		cfg.BotIterations = bot.DefaultIterations
+	}
+	if cfg.BotMinIterations == 0 {
+		cfg.BotMinIterations = min(cfg.BotIterations, max(pool.MinIterations, cfg.BotIterations/4))
+	}
+	budget := pool.Budget{Full: cfg.BotIterations, Min: cfg.BotMinIterations}
+	if err := budget.Check(); err != nil {
+		return nil, err
+	}
 	if cfg.WriteTimeout <= 0 {
 		cfg.WriteTimeout = 10 * time.Second
 	}
@@ -231,12 +256,14 @@ func New(cfg Config) (*Server, error) {
 		records: newRecordCache(256),
 	}
 	s.lobby = newLobby(s)
-	s.pool = pool.New(min(cfg.BotWorkers, 1024), min(cfg.BotQueue, 1<<20))
+	s.chat, s.rematches = newChatHub(s, cfg.Chat), newRematches() // chat.go, rematch.go
+	s.pool = pool.NewWithBudget(min(cfg.BotWorkers, 1024), min(cfg.BotQueue, 1<<20), budget)
 	s.hints = newLimiter(float64(cfg.HintsPerMinute)/60, float64(min(cfg.HintsPerMinute, 1<<20)))
 	tc := cfg.Table
 	tc.Store, tc.Log, tc.Metrics, tc.Pool = cfg.Store, cfg.Log, s.metrics, s.pool
 	tc.OnChange = s.onChange
 	tc.OnStop = s.tableStopped
+	tc.BotAccount = s.isBotAccount // botaccount.go
 	s.cfg.Table = tc
 	s.routes()
 	if err := s.restore(); err != nil {

@@ -207,10 +207,22 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	s.connections.Add(1)
 	s.log.Debug("ws connect", "player", sess.Player, "addr", s.guard.clientAddr(r))
+	// The connection lives on a goroutine of its own and the handler
+	// returns (the socket is hijacked): the handler's stack grew deep in
+	// the upgrade (the session's lookup in SQLite, the middleware) and would
+	// stay that size under every idle reader.
+	go c.serve()
+}
+
+// serve runs the connection: the welcome, then the reader until the peer
+// goes or the connection is killed, then the cleanup.
+func (c *conn) serve() {
+	s, sess := c.s, c.sess
 	defer func() {
 		c.kill(websocket.StatusNormalClosure, "")
 		for _, t := range c.watching {
 			t.Unsubscribe(c)
+			s.chat.leave(t.ID(), c) // chat.go
 		}
 		s.lobby.subscribe(c, false)
 		s.mu.Lock()
@@ -586,6 +598,11 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
 		if _, ok := c.watching[t.ID()]; ok {
 			delete(c.watching, t.ID())
 			t.Unsubscribe(c)
+			c.s.chat.leave(t.ID(), c) // chat.go
+		}
+	case *protocol.ChatReq, *protocol.ChatSettingsReq, *protocol.ChatReportReq, *protocol.RematchReq:
+		if err := c.s.tableSocial(ctx, t, c, m); err != nil { // chat.go, rematch.go
+			fail(err)
 		}
 	case *protocol.LeaveReq:
 		if err := t.Leave(ctx, c.sess.Player); err != nil {
@@ -669,6 +686,8 @@ func (c *conn) watch(ctx context.Context, t *table.Table) {
 		return
 	}
 	c.watching[t.ID()] = t
+	c.s.chat.join(ctx, t, c)      // chat.go
+	c.s.rematchOnWatch(ctx, t, c) // rematch.go
 }
 
 // hinter returns a bot that rates moves, if a registered level has one. A

@@ -556,9 +556,9 @@ func (s *SQLite) CreateTable(ctx context.Context, t Table) error {
 		return err
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `INSERT INTO tables(id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished, winners, rated, when_empty)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		t.ID, t.Game, t.Options, b2i(t.Private), t.Invite, t.ClockMS, t.BotLevel, t.Owner, int64(t.Seed), t.Created.UnixMilli(), t.Status, orStar(t.Result), ms(t.Finished), seatsText(t.Winners), b2i(t.Rated), t.WhenEmpty)
+	_, err = tx.ExecContext(ctx, `INSERT INTO tables(id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished, winners, rated, when_empty, stand_in)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		t.ID, t.Game, t.Options, b2i(t.Private), t.Invite, t.ClockMS, t.BotLevel, t.Owner, int64(t.Seed), t.Created.UnixMilli(), t.Status, orStar(t.Result), ms(t.Finished), seatsText(t.Winners), b2i(t.Rated), t.WhenEmpty, seatsText(t.StandIn))
 	if err != nil {
 		if isConflict(err) {
 			return ErrConflict
@@ -608,8 +608,8 @@ func (s *SQLite) UpdateTable(ctx context.Context, t Table) error {
 		return err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE tables SET status = ?, result = ?, finished = ?, winners = ? WHERE id = ?`,
-		t.Status, orStar(t.Result), ms(t.Finished), seatsText(t.Winners), t.ID)
+	res, err := tx.ExecContext(ctx, `UPDATE tables SET status = ?, result = ?, finished = ?, winners = ?, stand_in = ? WHERE id = ?`,
+		t.Status, orStar(t.Result), ms(t.Finished), seatsText(t.Winners), seatsText(t.StandIn), t.ID)
 	if err != nil {
 		return err
 	}
@@ -622,7 +622,7 @@ func (s *SQLite) UpdateTable(ctx context.Context, t Table) error {
 	return tx.Commit()
 }
 
-const tableCols = `id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished, winners, rated, when_empty`
+const tableCols = `id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished, winners, rated, when_empty, stand_in`
 
 // seatsText writes seat numbers as the winners column holds them: "0 2".
 func seatsText(seats []game.Seat) string {
@@ -654,10 +654,13 @@ func scanTable(sc interface{ Scan(...any) error }) (Table, error) {
 	var t Table
 	var priv, rated int
 	var seed, created, finished int64
-	var winners string
-	err := sc.Scan(&t.ID, &t.Game, &t.Options, &priv, &t.Invite, &t.ClockMS, &t.BotLevel, &t.Owner, &seed, &created, &t.Status, &t.Result, &finished, &winners, &rated, &t.WhenEmpty)
+	var winners, standIn string
+	err := sc.Scan(&t.ID, &t.Game, &t.Options, &priv, &t.Invite, &t.ClockMS, &t.BotLevel, &t.Owner, &seed, &created, &t.Status, &t.Result, &finished, &winners, &rated, &t.WhenEmpty, &standIn)
 	if err == nil {
 		t.Winners, err = parseSeats(winners)
+	}
+	if err == nil {
+		t.StandIn, err = parseSeats(standIn)
 	}
 	t.Private, t.Rated = priv != 0, rated != 0
 	t.Seed = uint64(seed)

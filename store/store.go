@@ -76,6 +76,9 @@ type Table struct {
 	Status   Status
 	Result   string      // record.ResultText
 	Winners  []game.Seat // the winning seats of a finished game (several on a shared win)
+	// StandIn lists the human seats a bot played for at least once (the
+	// player absent past the grace period, or out of time), in seat order.
+	StandIn  []game.Seat
 	Finished time.Time
 	Seats    []Seat
 	Rated    bool // a rated game (docs/ratings.md): fixed options, no hints
@@ -143,6 +146,7 @@ type Memory struct {
 	events   map[string][]record.Entry
 	accounts map[string]Account // by player (accounts.go); made on first use
 	ratings  *memRatings        // ratings.go; made on first use
+	bots     *memBots           // botaccount.go; made on first use
 	// FailAppend, when set, makes Append fail (to test storage faults).
 	FailAppend error
 }

@@ -103,6 +103,10 @@ func (t *Table) apply(s game.Seat, text string, byBot bool) error {
 	var by game.By
 	if byBot {
 		by = t.standIn(s)
+		if by != "" && !slices.Contains(t.meta.StandIn, s) {
+			t.meta.StandIn = append(slices.Clone(t.meta.StandIn), s) // stored with the table (UpdateTable)
+			slices.Sort(t.meta.StandIn)
+		}
 	}
 	t.histStep(before, s, m, false, by)
 	t.cfg.Metrics.Moves.Add(1)

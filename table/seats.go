@@ -51,6 +51,7 @@ func (t *Table) seatInfos() []SeatInfo {
 		if si.Kind == protocol.SeatHuman {
 			si.Connected = t.presence[s.Player] > 0
 			si.Away = t.seats[i].away
+			si.BotAccount = t.cfg.BotAccount != nil && t.cfg.BotAccount(s.Player)
 		}
 		out[i] = si
 	}

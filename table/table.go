@@ -110,6 +110,10 @@ type Config struct {
 	OnChange func(s *Summary)
 	// OnStop is called when the table's goroutine ends.
 	OnStop func(id string)
+	// BotAccount reports whether a player is a bot account, to mark its
+	// seats (SeatInfo.BotAccount). Called from the table's goroutine: it
+	// must not block. Nil: no seat is marked.
+	BotAccount func(player string) bool
 }
 
 func (c *Config) defaults() {

@@ -178,6 +178,19 @@ var keyFamilies = map[string][]string{
 	"help.":   {"rules", "tips"},
 	// every error code of the protocol: errorKeys
 	"error.": errorKeys(),
+	// the chat's canned phrases (js/chat.js; the emoji_ ones are shown as emoji)
+	"chat.phrase.": chatPhrases(),
+}
+
+// chatPhrases are the phrase codes of the protocol the client translates.
+func chatPhrases() []string {
+	var out []string
+	for _, p := range protocol.Phrases {
+		if !strings.HasPrefix(p, "emoji_") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // errorKeys are the error codes the client translates: every code of

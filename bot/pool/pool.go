@@ -8,6 +8,11 @@
 // refused at once with ErrFull, so the caller can answer "busy" or retry
 // later instead of queueing without limit. Jobs run in the order they were
 // submitted.
+//
+// With a Budget (NewWithBudget), the pool also shares the CPU: each job is
+// given a Grant in its context when a worker takes it, and the hard bot
+// searches that many iterations, fewer when jobs are waiting (budget.go).
+// A busy room makes every search shorter rather than making tables wait.
 package pool
 
 import (
@@ -15,6 +20,7 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // ErrFull is returned by Submit when the queue is full.
@@ -26,6 +32,7 @@ var ErrClosed = errors.New("pool: closed")
 type job struct {
 	ctx context.Context
 	f   func(ctx context.Context)
+	at  time.Time // when it was submitted (for the latency histogram only)
 }
 
 // Pool is a bounded worker pool. The zero value is not usable: call New.
@@ -44,6 +51,11 @@ type Pool struct {
 	refused  atomic.Int64
 	skipped  atomic.Int64
 	maxQueue int
+
+	budget     Budget
+	reduced    atomic.Int64
+	latency    *histogram
+	iterations *histogram
 }
 
 // Stats is a snapshot for metrics.
@@ -58,11 +70,20 @@ type Stats struct {
 }
 
 // New starts a pool of workers (at least 1) with a queue of maxQueue jobs
-// (at least 1).
-func New(workers, maxQueue int) *Pool {
+// (at least 1) and no budget: jobs get no grant.
+func New(workers, maxQueue int) *Pool { return NewWithBudget(workers, maxQueue, Budget{}) }
+
+// NewWithBudget is New with a budget shared by the jobs' searches. A budget
+// that fails Check is replaced by none (callers check it first to report
+// the error).
+func NewWithBudget(workers, maxQueue int, b Budget) *Pool {
 	workers = max(1, workers)
 	maxQueue = max(1, maxQueue)
-	p := &Pool{queue: make([]job, maxQueue), workers: workers, maxQueue: maxQueue}
+	if b.Check() != nil {
+		b = Budget{}
+	}
+	p := &Pool{queue: make([]job, maxQueue), workers: workers, maxQueue: maxQueue, budget: b,
+		latency: newHistogram(latencyBounds...), iterations: newHistogram(iterationBounds...)}
 	p.cond = sync.NewCond(&p.mu)
 	p.wg.Add(workers)
 	for range workers {
@@ -85,7 +106,7 @@ func (p *Pool) Submit(ctx context.Context, f func(ctx context.Context)) error {
 		p.refused.Add(1)
 		return ErrFull
 	}
-	p.queue[(p.head+p.n)%len(p.queue)] = job{ctx, f}
+	p.queue[(p.head+p.n)%len(p.queue)] = job{ctx, f, time.Now()}
 	p.n++
 	p.cond.Signal()
 	return nil
@@ -106,15 +127,28 @@ func (p *Pool) work() {
 		p.queue[p.head] = job{}
 		p.head = (p.head + 1) % len(p.queue)
 		p.n--
+		waiting := p.n
 		p.mu.Unlock()
 		if j.ctx.Err() != nil {
 			p.skipped.Add(1)
 			continue
 		}
+		var g Grant // none without a budget: the job still reports what it spent
+		if p.budget != (Budget{}) {
+			g = p.budget.Grant(waiting, p.workers)
+		}
+		ctx := WithGrant(j.ctx, g)
 		p.running.Add(1)
-		j.f(j.ctx)
+		j.f(ctx)
 		p.running.Add(-1)
 		p.done.Add(1)
+		p.latency.observe(time.Since(j.at).Seconds())
+		if n, ok := SpentFrom(ctx); ok && n > 0 {
+			p.iterations.observe(float64(n))
+			if g.Level > 0 {
+				p.reduced.Add(1) // a search, not a rule-based move, got less
+			}
+		}
 	}
 }
 

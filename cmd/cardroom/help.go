@@ -29,6 +29,7 @@ var helpTexts = map[string]helpText{
 	"load":     {"load [--url URL] [--tables N] [--pace P] [flags]", "cardroom load --url http://localhost:8080 --tables 50 --pace 1 --duration 1m"},
 	"doctor":   {"doctor [--data DIR] [--table ID] [--json]", "cardroom doctor --data /var/lib/cardroom"},
 	"backup":   {"backup [--data DIR] DEST", "cardroom backup --data /var/lib/cardroom /var/backups/cardroom-$(date +%F).db"},
+	"reports":  {"reports [--data DIR] [--limit N] [--json]", "cardroom reports --data /var/lib/cardroom --limit 20"},
 }
 
 // isHelpFlag reports whether arg asks for help the way the flag package

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 
+	"cardroom/bot"
+	"cardroom/bot/pool"
 	"cardroom/server"
 	"cardroom/store"
 	"cardroom/table"
@@ -57,7 +59,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	publicURL := fs.String("public-url", os.Getenv("CARDROOM_PUBLIC_URL"), "the address people use, e.g. https://cards.example.com: invite links and the WebSocket Origin check (env CARDROOM_PUBLIC_URL)")
 	trustedProxies := fs.String("trusted-proxies", os.Getenv("CARDROOM_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,::1 (env CARDROOM_TRUSTED_PROXIES); empty: trust none")
 	grace := fs.Duration("grace", 60*time.Second, "absence before a bot plays for a disconnected player")
-	botDelay := fs.Duration("bot-delay", 500*time.Millisecond, "pause before each bot move")
+	botDelay := fs.Duration("bot-delay", 500*time.Millisecond, "pause before each bot move, so people can follow (a timer: it holds no bot worker)")
 	trickPause := fs.Duration("trick-pause", 1500*time.Millisecond, "least pause before a bot move after a trick, a round's end or a chain, while someone watches (0: none)")
 	linger := fs.Duration("linger", 2*time.Minute, "how long a finished table stays in memory")
 	queue := fs.Int("queue", 64, "commands queued per table before refusing (busy)")
@@ -76,8 +78,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	tablesPer := fs.Int("tables-per-player", 20, "unfinished tables one player may own, quick play included; 0: no limit")
 	botTablesPer := fs.Int("bot-tables-per-player", 2, "unfinished games of bots only one player may own; 0: no limit")
 	hintsPer := fs.Int("hints-per-minute", 20, "hints one player may ask for a minute; 0: no limit")
+	chatPer := fs.Int("chat-per-minute", server.DefaultChatPerMinute, "chat lines (and reports) one player may send a minute, across tables; 0: no limit")
+	chatBurst := fs.Int("chat-burst", server.DefaultChatBurst, "chat lines one player may send at once")
+	chatHistory := fs.Int("chat-history", server.DefaultChatHistory, "chat lines kept per table and sent to a new watcher")
 	botWorkers := fs.Int("bot-workers", 0, "bot moves and hints computed at once (default: cores − 1, at least 1)")
 	botQueue := fs.Int("bot-queue", 1<<16, "bot moves and hints waiting for a worker")
+	botIters := fs.Int("bot-iterations", bot.DefaultIterations, "hard bot search iterations per move or hint while the bot pool keeps up")
+	botMinIters := fs.Int("bot-min-iterations", 0, "the least the hard bot searches when bot moves and hints wait for a worker (default: a quarter of -bot-iterations, at least 100)")
 	openTTL := fs.Duration("open-ttl", 30*time.Minute, "an open table nobody seated is connected to closes after this; 0: never")
 	pausedTTL := fs.Duration("paused-ttl", 2*time.Hour, "a game paused because every human left ends after this; 0: never")
 	busyTimeout := fs.Duration("busy-timeout", 5*time.Second, "how long a database write waits for a lock held by another process before the step is refused")
@@ -94,7 +101,18 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	failAcct := fs.Int("login-failures-per-account", server.DefaultLoginFailuresPerAccount, "failed logins allowed per account name per hour; 0: no limit")
 	failIP := fs.Int("login-failures-per-ip", server.DefaultLoginFailuresPerIP, "failed logins allowed per address per hour; 0: no limit")
 	sessPerAcct := fs.Int("sessions-per-account", server.DefaultSessionsPerAccount, "sessions one account keeps (logging in past it ends the oldest); 0: no limit")
+	// Bot accounts (docs/bots.md, "Bot accounts").
+	botTokens := fs.Int("bot-tokens-per-account", server.DefaultBotTokensPerAccount, "API tokens one bot account holds; 0: no limit")
+	maxBotAccts := fs.Int("max-bot-accounts", server.DefaultMaxBotAccounts, "accounts that may be marked as bots; 0: no limit")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *botIters < pool.MinIterations || *botIters > pool.MaxIterations {
+		fmt.Fprintf(stderr, "serve: -bot-iterations %d: want %d to %d\n", *botIters, pool.MinIterations, pool.MaxIterations)
+		return 2
+	}
+	if *botMinIters != 0 && (*botMinIters < pool.MinIterations || *botMinIters > *botIters) {
+		fmt.Fprintf(stderr, "serve: -bot-min-iterations %d: want %d to -bot-iterations (%d)\n", *botMinIters, pool.MinIterations, *botIters)
 		return 2
 	}
 	pub, err := server.CheckPublicURL(*publicURL)
@@ -140,10 +158,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables),
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
 		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer),
-		BotWorkers: *botWorkers, BotQueue: *botQueue,
+		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters,
 		PublicURL: pub, TrustedProxies: proxies,
+		Chat: server.ChatConfig{PerMinute: offIfZero(*chatPer), Burst: *chatBurst, History: *chatHistory},
 		Accounts: server.AccountsConfig{HashConcurrency: *hashConc, HashMemoryKiB: uint32(min(*hashMem, 1<<20)), HashTime: uint32(min(*hashTime, 16)),
 			LoginFailuresPerAccount: offIfZero(*failAcct), LoginFailuresPerIP: offIfZero(*failIP), SessionsPerAccount: offIfZero(*sessPerAcct)},
+		Bots:  server.BotConfig{TokensPerAccount: offIfZero(*botTokens), MaxBotAccounts: offIfZero(*maxBotAccts)},
 		Table: table.Config{Grace: *grace, BotDelay: *botDelay, TrickPause: *trickPause, Linger: *linger, QueueSize: *queue, OpenTTL: offIfZero(*openTTL), PausedTTL: offIfZero(*pausedTTL)},
 	})
 	if err != nil {

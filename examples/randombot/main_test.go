@@ -1,21 +1,27 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"net"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"cardroom/games"
+	"cardroom/protocol"
 	"cardroom/server"
 	"cardroom/store"
 	"cardroom/table"
 )
 
-// TestRandomBotPlaysAGame runs the example bot against a real server: it
+// TestRandomBotPlaysAGame runs the example bot against a real server as a
+// bot account: a first run makes the account from -name and -password and
+// prints its token; a second run connects with -token alone. Each
 // quick-plays a one-round Papayoo game to the end over the protocol.
 func TestRandomBotPlaysAGame(t *testing.T) {
 	if _, err := games.Lookup("papayoo"); err != nil {
@@ -25,7 +31,8 @@ func TestRandomBotPlaysAGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := server.New(server.Config{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Table: table.Config{Grace: time.Hour}})
+	s, err := server.New(server.Config{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Table: table.Config{Grace: time.Hour},
+		Accounts: server.AccountsConfig{HashTime: 1, HashMemoryKiB: 256}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,17 +42,44 @@ func TestRandomBotPlaysAGame(t *testing.T) {
 	}
 	go s.Serve(l)
 	defer s.Shutdown(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- run("http://"+l.Addr().String(), "example", "", "", "papayoo", "rounds=1", 1) }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
+	base := "http://" + l.Addr().String()
+
+	play := func(c config) string {
+		t.Helper()
+		var out bytes.Buffer
+		c.base, c.quick, c.options, c.seed, c.out = base, "papayoo", "rounds=1", 1, &out
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		if err := run(ctx, c); err != nil {
+			t.Fatalf("run: %v\n%s", err, out.String())
 		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("the example bot did not finish its game")
+		if !strings.Contains(out.String(), "game over: ") {
+			t.Fatalf("no result in the output:\n%s", out.String())
+		}
+		return out.String()
 	}
-	if n := s.Metrics().Finished.Load(); n != 1 {
-		t.Errorf("games finished = %d, want 1", n)
+	first := play(config{name: "ExampleBot", password: "a long password"})
+	m := regexp.MustCompile(`bot token \(keep it; use it with -token\): (bot_[0-9a-f]{64})\n`).FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("no token printed:\n%s", first)
+	}
+	if second := play(config{token: m[1]}); strings.Contains(second, "bot token") {
+		t.Errorf("a run with -token issued another token:\n%s", second)
+	}
+	if n := s.Metrics().Finished.Load(); n != 2 {
+		t.Errorf("games finished = %d, want 2", n)
+	}
+	// Its seat was a bot account's: the history's tables carry the badge.
+	var h protocol.History
+	if err := getJSON(base+"/api/history", m[1], &h); err != nil || len(h.Games) != 2 {
+		t.Fatalf("history with the token: %+v, %v", h, err)
+	}
+	var sum protocol.Summary
+	if err := getJSON(base+"/api/tables/"+h.Games[0].ID, "", &sum); err != nil || !sum.Seats[0].BotAccount {
+		t.Errorf("the table's summary: %+v, %v; want seat 0 marked as a bot account", sum.Seats, err)
+	}
+	// Without a token or a password there is no identity to play with.
+	if err := run(context.Background(), config{base: base, quick: "papayoo", out: io.Discard}); err == nil || !strings.Contains(err.Error(), "-token") {
+		t.Errorf("run without credentials: %v, want a hint at -token", err)
 	}
 }

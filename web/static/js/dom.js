@@ -67,11 +67,17 @@ function refocus(root, sel) {
   if (!sel) return;
   if (root.contains(document.activeElement) && document.activeElement !== root) return;
   const again = root.querySelector(sel);
-  if (again) { again.focus({ preventScroll: true }); return; }
-  const next = root.querySelector('[data-testid=hand-card]:not([disabled])') || root.querySelector('[data-testid=hand-card]') || root.querySelector('[data-testid=felt]');
-  if (next) {
+  if (again) {
+    again.focus({ preventScroll: true });
+    if (document.activeElement === again) return;
+  }
+  // The first that takes the focus: a playable card, the hand itself (its
+  // cards are disabled out of turn), the table.
+  for (const next of [root.querySelector('[data-testid=hand-card]:not([disabled])'), root.querySelector('[data-testid=hand]'), root.querySelector('[data-testid=felt]')]) {
+    if (!next) continue;
     if (!next.hasAttribute('tabindex') && next.tagName !== 'BUTTON') next.setAttribute('tabindex', '-1');
     next.focus({ preventScroll: true });
+    if (document.activeElement === next) return;
   }
 }
 
@@ -160,9 +166,11 @@ function patch(a, b) {
       a.setAttribute(at.name, at.value);
     }
   }
-  if ('value' in b && b.tagName !== 'BUTTON' && b.tagName !== 'LI' && a !== document.activeElement && a.value !== b.value) a.value = b.value;
+  // Live values the user may have changed: an input's text and check
+  // follow the new tree (unless it has the focus); a select keeps the
+  // user's choice unless the new tree marks an option selected.
+  if ((b.tagName === 'INPUT' || b.tagName === 'TEXTAREA') && a !== document.activeElement && a.value !== b.value) a.value = b.value;
   if (b.tagName === 'INPUT' && a.checked !== b.checked) a.checked = b.checked;
-  if (b.tagName === 'OPTION' && a.selected !== b.selected) a.selected = b.selected;
   if (b.tagName === 'SELECT') {
     // A select's value follows its selected option, once the options are patched.
     morphChildren(a, [...b.childNodes]);

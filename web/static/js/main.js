@@ -14,6 +14,7 @@ import { renderLobby, renderLobbyTables } from './views/lobby.js';
 import { renderTable } from './views/table.js';
 import { renderReplay, startReplay } from './views/replay.js';
 import { renderLeaderboard, startLeaderboard } from './views/leaderboard.js';
+import { renderProfile, startProfile } from './views/profile.js';
 
 // ---------- boot ----------
 
@@ -64,7 +65,8 @@ function renderHeader() {
   replace(header,
     brand,
     h('span', { class: 'spacer' }),
-    app.me ? h('span', { 'data-testid': 'me-name' }, t('header.hello', { name: app.me.name })) : null,
+    // The name opens the player's own profile (views/profile.js).
+    app.me ? h(app.me.player ? 'a' : 'span', { 'data-testid': 'me-name', href: app.me.player ? '#/players/' + encodeURIComponent(app.me.player) : null, style: 'color:inherit' }, t('header.hello', { name: app.me.name })) : null,
     app.me ? h('a', { href: '#/account', 'data-testid': 'account-link', style: 'color:inherit' }, t('account.link')) : null,
     app.me ? h('a', { href: '#/ratings', 'data-testid': 'ratings-link', style: 'color:inherit' }, t('ratings.link')) : null,
     h('span', { id: 'conn', class: 'conn', role: 'status' }),
@@ -168,6 +170,7 @@ function route() {
   else if (parts[0] === 'replay' && parts[1]) app.route = { name: 'replay', id: parts[1] };
   else if (parts[0] === 'account') app.route = { name: 'account' };
   else if (parts[0] === 'ratings') app.route = { name: 'ratings', id: parts[1] || '', offset: parts[2] || '0' };
+  else if (parts[0] === 'players' && parts[1]) app.route = { name: 'players', id: decodePart(parts[1]), offset: parts[2] || '0' };
   else app.route = { name: 'lobby' };
   if (old && old.name === 'table' && (app.route.name !== 'table' || app.route.id !== old.id)) {
     send({ type: 'unwatch', table: old.id });
@@ -182,11 +185,18 @@ function route() {
   if (app.route.name === 'replay') startReplay(app.route.id);
   if (app.route.name === 'account') startAccount();
   if (app.route.name === 'ratings') startLeaderboard(app.route.id, app.route.offset);
+  if (app.route.name === 'players') startProfile(app.route.id, app.route.offset);
   render();
   // Screen readers start at the new page; a view that focused a field of
   // its own (the welcome page's name) keeps it.
   const main = document.getElementById('app');
   if (!main.contains(document.activeElement) || document.activeElement === main) main.focus({ preventScroll: true });
+}
+
+// decodePart reads an encoded part of the route (a player id such as
+// bot:medium); a malformed one is taken as it is.
+function decodePart(p) {
+  try { return decodeURIComponent(p); } catch { return p; }
 }
 
 function watch(id) {
@@ -217,6 +227,7 @@ function render() {
   if (app.route.name === 'replay') return renderReplay();
   if (app.route.name === 'account') return renderAccount();
   if (app.route.name === 'ratings') return renderLeaderboard();
+  if (app.route.name === 'players') return renderProfile();
   return renderLobby();
 }
 

@@ -15,7 +15,7 @@ const mark = (v, c) => (c === v.papayoo ? MARK : '');
 // its winner).
 function flipEl(el, name, to, from) {
   el.dataset.flip = name;
-  el.dataset.key = name;
+  if (!el.dataset.key) el.dataset.key = name; // hand cards keep their own ("h7H")
   if (to) el.dataset.flipTo = to;
   if (from) el.dataset.flipFrom = from;
   return el;

@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { api } from '../net.js';
 import { app, showError, onRoute, go } from '../app.js';
 import { gameNames, gameTitle } from '../games.js';
+import { profileLink } from './profile.js';
 
 // PAGE is one page of the leaderboard (the server allows 1 to 100).
 const PAGE = 50;
@@ -76,7 +77,7 @@ export function renderLeaderboard() {
           h('th', { scope: 'col' }, t('ratings.rating')), h('th', { scope: 'col' }, t('ratings.games')))),
         h('tbody', {}, rows.map((p, i) => h('tr', { 'data-player': p.player, style: app.me && p.player === app.me.player ? 'font-weight:700' : '' },
           h('td', {}, String(view.board.offset + i + 1)),
-          h('td', {}, p.name || p.player, p.bot ? h('span', { class: 'badge', style: 'margin-left:.4rem', title: t('ratings.bot_title') }, t('ratings.bot')) : null),
+          h('td', {}, profileLink(p.player, p.name, { 'data-testid': 'ratings-player' }), p.bot ? h('span', { class: 'badge', style: 'margin-left:.4rem', title: t('ratings.bot_title') }, t('ratings.bot')) : null),
           h('td', { title: p.provisional ? t('ratings.provisional_title') : '' }, ratingText(p)),
           h('td', {}, String(p.games)))))));
     }

@@ -1,6 +1,7 @@
-// The lobby: quick play, the create dialog, an invite link, the player's
-// games in progress (with Resume), the live list of tables and the
-// player's finished games.
+// The lobby: quick play, the create dialog (casual or rated), an invite
+// link, who is online, the player's games in progress (with Resume), the
+// live list of tables (filtered by game and rated/casual, with the seated
+// players' ratings) and the player's finished games.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { api } from '../net.js';
@@ -8,10 +9,15 @@ import { cardSVG } from '../cards.js';
 import { app, send, go, tableData, levels, optionSpecs, joinTable, showError } from '../app.js';
 import { game, gameNames, gameTitle, optionLabel, valueLabel } from '../games.js';
 import { optionsText } from '../options.js';
+import { hasAccount, loadRatings, seatRating, whoIsOnline } from '../rated.js';
 
 // The create dialog's choices, kept while the player moves around (the
 // clock is not: each table starts with no clock unless asked, see doCreate).
-const create = { game: null, opts: {}, seatKinds: {}, private: false, clock: 0, level: 'hard', sit: true };
+const create = { game: null, opts: {}, seatKinds: {}, private: false, clock: 0, level: 'hard', sit: true, rated: false };
+
+// filter is the table list's choice: a game name or '' (all), and
+// 'rated', 'casual' or '' (both).
+const filter = { game: '', kind: '' };
 
 function defaultOptions(name) {
   const g = game(name);
@@ -29,7 +35,8 @@ function playersSpec(name) {
 }
 function numPlayers() {
   const spec = playersSpec(create.game);
-  return parseInt(create.opts.players || spec.default || spec.min || 4, 10);
+  // A rated table plays the game's defaults, its number of players too.
+  return parseInt((!ratedOn() && create.opts.players) || spec.default || spec.min || 4, 10);
 }
 
 // defaultText says what an empty number field means: the option's default,
@@ -47,9 +54,75 @@ function defaultText(o, players) {
   return t('lobby.default');
 }
 
+// mayRate says whether the player may play rated (has an account): true,
+// false for a guest, undefined until GET /api/account has answered.
+let mayRate;
+
+// ratedOn: the rated choice is made and this player may play rated.
+function ratedOn() { return create.rated && mayRate === true; }
+
+// ratedChoice is the "Rated" check box of quick play (where 'quick') and
+// of the create form ('create'): one choice shared by both. A guest sees
+// it disabled, with the way to an account.
+function ratedChoice(where) {
+  const id = 'rated-' + where;
+  const box = h('input', {
+    type: 'checkbox', id, 'data-testid': id, checked: ratedOn(), disabled: mayRate !== true,
+    onchange: (e) => { create.rated = e.target.checked; renderLobby(); },
+  });
+  return h('div', { class: 'rated-choice', style: 'margin:.4rem 0 .6rem' },
+    h('label', { class: 'check', for: id }, box, t('rated.choice')),
+    mayRate === false ? h('a', { href: '#/account', class: 'meta', 'data-testid': 'rated-claim-' + where }, t('rated.claim')) : null);
+}
+
+// filterBar chooses which tables the list shows.
+function filterBar() {
+  const redraw = () => renderLobbyTables();
+  return h('div', { class: 'row', 'data-testid': 'lobby-filter' },
+    h('select', { 'data-testid': 'filter-game', 'aria-label': t('lobby.game'), onchange: (e) => { filter.game = e.target.value; redraw(); } },
+      h('option', { value: '', selected: filter.game === '' }, t('rated.filter_all_games')),
+      gameNames().map((g) => h('option', { value: g, selected: filter.game === g }, gameTitle(g)))),
+    h('select', { 'data-testid': 'filter-kind', 'aria-label': t('rated.filter_kind'), onchange: (e) => { filter.kind = e.target.value; redraw(); } },
+      h('option', { value: '', selected: filter.kind === '' }, t('rated.filter_both')),
+      h('option', { value: 'rated', selected: filter.kind === 'rated' }, t('rated.filter_rated')),
+      h('option', { value: 'casual', selected: filter.kind === 'casual' }, t('rated.filter_casual'))));
+}
+
+// shown applies the filter to a table of the lobby list.
+function shown(tb) {
+  if (filter.game && tb.game !== filter.game) return false;
+  if (filter.kind === 'rated' && !tb.rated) return false;
+  if (filter.kind === 'casual' && tb.rated) return false;
+  return true;
+}
+
+// seatLabel is a seat of the list: its player's name and, when known,
+// their rating in the table's game (provisional ones marked "?").
+function seatLabel(tb, s) {
+  if (s.kind === 'empty') return h('span', {}, t('lobby.free_seat'));
+  const r = seatRating(tb.game, s);
+  return h('span', { class: 'seat-name' }, displayName(s.name),
+    r ? h('span', { class: 'meta', 'data-testid': 'seat-rating', title: r.provisional ? t('ratings.provisional_title') : undefined },
+      ' (', r.provisional ? t('ratings.provisional_value', { rating: r.rating }) : String(r.rating), ')') : null);
+}
+
+// renderOnline draws who is online (GET /api/online, at most every 10 s).
+function renderOnline() {
+  const box = document.getElementById('lobby-online');
+  if (!box) return;
+  const o = whoIsOnline(renderOnline);
+  if (!o) return;
+  const more = o.count - (o.players || []).length;
+  replace(box, h('p', { 'data-testid': 'online-count' }, t('rated.online_count', { n: o.count })),
+    h('ul', { class: 'online', 'data-testid': 'online-list' }, (o.players || []).map((p) =>
+      h('li', {}, h('a', { href: '#/players/' + encodeURIComponent(p.player) }, p.name || p.player)))),
+    more > 0 ? h('p', { class: 'meta' }, t('rated.online_more', { n: more })) : null);
+}
+
 export function renderLobby() {
   if (!create.game || !game(create.game)) pickGame(gameNames()[0]);
   const main = document.getElementById('app');
+  mayRate = hasAccount(() => { if (document.getElementById('lobby-tables')) renderLobby(); });
   const quickLevel = h('select', { id: 'quick-level', 'data-testid': 'quick-level', 'aria-label': t('lobby.bot_level') },
     levels().map((l) => h('option', { value: l, selected: l === create.level }, t('level.' + l))));
   quickLevel.onchange = () => { create.level = quickLevel.value; };
@@ -60,12 +133,15 @@ export function renderLobby() {
       class: 'btn', type: 'button', 'data-testid': 'quick-' + g,
       onclick: async () => {
         try {
-          const tb = await api('POST', '/api/quickplay', { game: g, options: defaultOptions(g), level: quickLevel.value });
+          // Rated: no options at all, the server plays the game's defaults.
+          const body = ratedOn() ? { game: g, options: {}, level: quickLevel.value, rated: true } : { game: g, options: defaultOptions(g), level: quickLevel.value };
+          const tb = await api('POST', '/api/quickplay', body);
           go('#/table/' + tb.id);
         } catch (err) { showError(err); }
       },
     }, cardSVG(game(g).icon), gameTitle(g)))),
-    h('label', { class: 'field', for: 'quick-level', style: 'margin-top:.6rem' }, h('span', {}, t('lobby.bot_level')), quickLevel));
+    h('label', { class: 'field', for: 'quick-level', style: 'margin-top:.6rem' }, h('span', {}, t('lobby.bot_level')), quickLevel),
+    ratedChoice('quick'));
 
   const invite = h('input', { id: 'invite-link', class: 'grow', 'data-testid': 'invite-input', placeholder: t('lobby.invite_placeholder'), 'aria-label': t('lobby.invite') });
   const joinInvite = h('form', {
@@ -88,7 +164,8 @@ export function renderLobby() {
     h('div', { class: 'stack' }, quick, renderCreate(), h('section', { class: 'panel' }, h('h2', {}, t('lobby.invite')), joinInvite)),
     h('div', { class: 'stack' },
       h('section', { class: 'panel', 'aria-labelledby': 'mine-h', id: 'mine-panel', hidden: true }, h('h2', { id: 'mine-h' }, t('lobby.in_progress')), h('div', { id: 'in-progress' })),
-      h('section', { class: 'panel', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, t('lobby.tables')), h('div', { id: 'lobby-tables', 'aria-live': 'polite' })),
+      h('section', { class: 'panel', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, t('lobby.tables')), filterBar(), h('div', { id: 'lobby-tables', 'aria-live': 'polite' })),
+      h('section', { class: 'panel', 'aria-labelledby': 'online-h' }, h('h2', { id: 'online-h' }, t('rated.online')), h('div', { id: 'lobby-online' })),
       h('section', { class: 'panel', 'aria-labelledby': 'history-h' }, h('h2', { id: 'history-h' }, t('lobby.history')), h('div', { id: 'history' }))),
   ));
   renderLobbyTables();
@@ -110,7 +187,7 @@ function renderCreate() {
     }, gameTitle(g))));
   const fields = [];
   for (const o of specs) {
-    if (hidden.includes(o.name)) continue;
+    if (hidden.includes(o.name) || ratedOn()) continue; // rated: the defaults, not shown as choices
     const id = 'opt-' + o.name;
     const label = optionLabel(create.game, o.name);
     const cur = create.opts[o.name] !== undefined ? create.opts[o.name] : o.default;
@@ -155,6 +232,8 @@ function renderCreate() {
   append(form,
     h('h2', { id: 'create-h' }, t('lobby.create')),
     gamePick,
+    ratedChoice('create'),
+    ratedOn() ? h('p', { class: 'meta', 'data-testid': 'rated-note' }, t('rated.note')) : null,
     fields,
     h('fieldset', { class: 'seats-cfg' }, h('legend', {}, t('lobby.seats')),
       h('label', { class: 'check', for: 'sit' }, h('input', { type: 'checkbox', id: 'sit', 'data-testid': 'create-sit', checked: create.sit, onchange: (e) => { create.sit = e.target.checked; renderLobby(); } }), t('lobby.sit')),
@@ -163,7 +242,7 @@ function renderCreate() {
       h('select', { id: 'clock', 'data-testid': 'create-clock', onchange: (e) => { create.clock = +e.target.value; } },
         clocks.map((c) => h('option', { value: c, selected: c === create.clock }, c ? t('lobby.clock_s', { s: c / 1000 }) : t('lobby.no_clock'))))),
     h('label', { class: 'check', for: 'private' }, h('input', { type: 'checkbox', id: 'private', 'data-testid': 'create-private', checked: create.private, onchange: (e) => { create.private = e.target.checked; } }), t('lobby.private')),
-    h('label', { class: 'check', for: 'end-when-empty' }, h('input', { type: 'checkbox', id: 'end-when-empty', 'data-testid': 'create-end-when-empty', checked: !!create.endWhenEmpty, onchange: (e) => { create.endWhenEmpty = e.target.checked; } }), t('lobby.end_when_empty')),
+    ratedOn() ? null : h('label', { class: 'check', for: 'end-when-empty' }, h('input', { type: 'checkbox', id: 'end-when-empty', 'data-testid': 'create-end-when-empty', checked: !!create.endWhenEmpty, onchange: (e) => { create.endWhenEmpty = e.target.checked; } }), t('lobby.end_when_empty')),
     h('button', { class: 'btn', type: 'submit', 'data-testid': 'create-submit' }, t('lobby.create_button')),
   );
   return form;
@@ -181,11 +260,15 @@ function doCreate() {
     const k = create.seatKinds[s] || (s === 0 ? 'open' : 'bot:' + create.level);
     if (k.startsWith('bot:')) bots[String(s)] = k.slice(4);
   }
+  const rated = ratedOn();
   const options = {};
-  for (const [k, v] of Object.entries(create.opts)) if (v !== '' && v !== undefined) options[k] = String(v);
-  if (!options.players) options.players = String(n);
+  if (!rated) { // a rated table takes no options: the server plays the game's defaults
+    for (const [k, v] of Object.entries(create.opts)) if (v !== '' && v !== undefined) options[k] = String(v);
+    if (!options.players) options.players = String(n);
+  }
   const msg = { type: 'create', game: create.game, options, private: create.private, clock_ms: create.clock, bot_level: create.level, seat: create.sit ? 0 : -1, bots };
-  if (create.endWhenEmpty) msg.when_empty = 'end'; // else the default: pause when every player has left
+  if (rated) msg.rated = true; // it ends (never pauses) when every human has left
+  else if (create.endWhenEmpty) msg.when_empty = 'end'; // else the default: pause when every player has left
   send(msg, (ans) => {
     if (ans.type !== 'created') return;
     const tb = ans.summary; // created: table is the id, summary the table (protocol 2)
@@ -202,13 +285,22 @@ function doCreate() {
 export function renderLobbyTables() {
   const box = document.getElementById('lobby-tables');
   if (!box) return;
-  const list = app.lobby || [];
-  if (!list.length) { replace(box, h('p', { class: 'empty', 'data-testid': 'no-tables' }, t('lobby.no_tables'))); return; }
+  renderOnline();
+  const all = app.lobby || [];
+  // One batch per game for the seated players not cached: redrawn when
+  // they arrive (the cache keeps this from asking again at once).
+  loadRatings(all, () => { if (document.body.contains(box)) renderLobbyTables(); });
+  const list = all.filter(shown);
+  if (!list.length) {
+    replace(box, h('p', { class: 'empty', 'data-testid': 'no-tables' }, all.length ? t('rated.filter_none') : t('lobby.no_tables')));
+    return;
+  }
   replace(box, h('table', { class: 'list', 'data-testid': 'lobby-tables' },
     h('thead', {}, h('tr', {}, h('th', {}, t('lobby.game')), h('th', {}, t('lobby.players')), h('th', {}, t('lobby.status')), h('th', {}, h('span', { class: 'sr-only' }, t('lobby.actions'))))),
-    h('tbody', {}, list.map((tb) => h('tr', { 'data-testid': 'lobby-row', 'data-table': tb.id },
-      h('td', {}, gameTitle(tb.game), h('div', { class: 'meta' }, listed(tb), tb.clock_ms ? ` · ${t('lobby.clock')}: ${tb.clock_ms / 1000} s` : '')),
-      h('td', {}, (tb.seats || []).map((s) => s.kind === 'empty' ? t('lobby.free_seat') : displayName(s.name)).join(', ')),
+    h('tbody', {}, list.map((tb) => h('tr', { 'data-testid': 'lobby-row', 'data-table': tb.id, 'data-rated': String(!!tb.rated) },
+      h('td', {}, gameTitle(tb.game), tb.rated ? h('span', { class: 'badge gold', style: 'margin-left:.4rem', 'data-testid': 'rated-badge', title: t('rated.badge_title') }, t('rated.badge')) : null,
+        h('div', { class: 'meta' }, tb.rated ? t('rated.defaults') : listed(tb), tb.clock_ms ? ` · ${t('lobby.clock')}: ${tb.clock_ms / 1000} s` : '')),
+      h('td', {}, (tb.seats || []).flatMap((s, i) => i ? [', ', seatLabel(tb, s)] : [seatLabel(tb, s)])),
       h('td', {}, t('status.' + tb.status)),
       h('td', { class: 'row' },
         tb.status === 'open' && tb.free > 0 ? h('button', { class: 'btn small', type: 'button', 'data-testid': 'join-' + tb.id, onclick: () => joinTable(tb.id, -1) }, t('lobby.join')) : null,

@@ -9,6 +9,7 @@ import { app, send, go, onRoute, tableData, mainState, levels, joinTable, toast 
 import { game, gameTitle, helpText, describeMove } from '../games.js';
 import { mergeHistory, historyPanel, keepScrolled, describeEntry } from '../history.js';
 import { optionsBox } from '../options.js';
+import { ratingChange } from '../ratingchange.js';
 
 // ctxFor is what a game module's functions get: the state and view, the
 // legal moves (none when read-only), and how to move and re-render.
@@ -321,7 +322,7 @@ function draw(tb) {
     h('div', { class: 'row' },
       st.seat < 0 ? h('span', { class: 'badge', 'data-testid': 'spectator-badge' }, t('table.spectator')) : null,
       g.badges || null,
-      st.status === 'playing' && st.seat >= 0 ? h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'hint', onclick: () => send({ type: 'hint', table: id, seat: st.seat }) }, t('table.hint')) : null,
+      st.status === 'playing' && st.seat >= 0 && !(tb.summary && tb.summary.rated) ? h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'hint', onclick: () => send({ type: 'hint', table: id, seat: st.seat }) }, t('table.hint')) : null,
       h('button', {
         class: 'btn small secondary', type: 'button', 'data-testid': 'alerts-toggle', 'aria-pressed': String(alertsOn()), title: t('table.alerts_help'),
         onclick: () => {
@@ -399,6 +400,7 @@ export function renderSeat(ctx, s, mod) {
   },
   h('div', { class: 'name' }, s.kind === 'empty' ? t('table.empty_seat') : seatName(ctx, s.seat),
     s.away ? h('span', { class: 'badge' }, t('table.away')) : null,
+    s.bot_account ? h('span', { class: 'badge bot-account', title: t('table.bot_account_title'), 'data-testid': 'bot-badge-' + s.seat }, t('table.bot_account')) : null,
     s.kind === 'human' && !s.connected ? h('span', { class: 'badge' }, t('table.offline')) : null),
   info ? h('div', { class: 'meta' }, info) : null,
   backs(ctx, s.seat),
@@ -460,6 +462,7 @@ function finalDialog(ctx, tb) {
           h('td', {}, String(i + 1)), h('td', {}, seatName(ctx, s), winners.includes(s) ? h('span', { class: 'badge gold', style: 'margin-left:.4rem' }, t('final.winner_badge')) : null),
           h('td', { 'data-testid': 'final-total-' + s }, String(r.totals[s])))))),
       mod && mod.finalExtra ? mod.finalExtra(ctx) : null,
+      ratingChange(ctx, tb, renderTable), // a rated table: before → after
       h('div', { class: 'controls' },
         h('a', { class: 'btn', href: '#/replay/' + ctx.state.table, 'data-testid': 'final-replay' }, t('table.replay')),
         h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'final-close', onclick: close }, t('final.close')),

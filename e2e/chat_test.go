@@ -1,0 +1,120 @@
+package e2e
+
+// Table chat between two browsers (issue 13): a typed line and a canned
+// phrase reach the other player in their own language, markup in a line
+// stays text, a muted player's lines disappear from the muting browser
+// only (until unmuted), and a spectator's line is hidden from a player who
+// hides the spectators' channel.
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chatTexts is the text of the chat lines a tab shows, in order.
+func chatTexts(b *tab) []string {
+	s, err := eval[string](b, `JSON.stringify([...document.querySelectorAll('[data-testid=chat-line] [data-testid=chat-text]')].map((e) => e.textContent))`)
+	if err != nil {
+		b.e.t.Fatalf("%s: chat lines: %v", b.name, err)
+	}
+	var out []string
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		b.e.t.Fatalf("%s: chat lines %q: %v", b.name, s, err)
+	}
+	return out
+}
+
+// waitChat waits until a tab shows a chat line whose text is text.
+func waitChat(b *tab, text string) {
+	b.must(15*time.Second, "see the chat line "+text, chromedp.Poll[chromedp.Void](fmt.Sprintf(
+		`[...document.querySelectorAll('[data-testid=chat-text]')].some((e) => e.textContent === %q)`, text)))
+}
+
+func say(b *tab, text string) {
+	b.must(10*time.Second, "type a chat line", chromedp.WaitVisible(tid("chat-input")),
+		chromedp.SendKeys(tid("chat-input"), text), chromedp.Click(tid("chat-send")))
+}
+
+func TestChatTwoBrowsers(t *testing.T) {
+	e := newEnv(t)
+	alice, bob, carol := e.tab("alice"), e.tab("bob"), e.tab("carol")
+	alice.login("alice")
+	bob.login("bob")
+	carol.login("carol")
+	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
+	alice.must(10*time.Second, "the chat panel", chromedp.WaitVisible(tid("chat-panel")))
+	bob.must(15*time.Second, "bob joins from the lobby", chromedp.WaitVisible(tid("join-"+id)), chromedp.Click(tid("join-"+id)),
+		chromedp.WaitVisible(tid("chat-show-spectators")))
+	// bob reads in Polish: the phrase alice sends comes as a code.
+	var switched bool
+	runAsync(t, bob, 10*time.Second, `const m = await import('/js/i18n.js'); await m.setLang('pl', false); return JSON.stringify(true);`, &switched)
+
+	say(alice, "hello <b>bob</b>")
+	waitChat(bob, "hello <b>bob</b>")
+	if n, _ := eval[int](bob, `document.querySelectorAll('[data-testid=chat-log] b b, [data-testid=chat-text] b').length`); n != 0 {
+		t.Errorf("markup in a chat line became elements (%d)", n)
+	}
+	say(bob, "hi alice")
+	waitChat(alice, "hi alice")
+
+	alice.must(10*time.Second, "a canned phrase", chromedp.Click(tid("phrase-gg")))
+	waitChat(alice, "Good game")
+	waitChat(bob, "Dobra gra")
+
+	// carol watches and writes on the spectators' channel; bob hides it.
+	carol.must(15*time.Second, "carol watches", chromedp.Navigate(e.base+"/#/table/"+id), chromedp.WaitVisible(tid("chat-panel")))
+	waitChat(carol, "hi alice") // the last lines come with the watch
+	say(carol, "go alice")
+	waitChat(alice, "go alice")
+	waitChat(bob, "go alice")
+	bob.must(10*time.Second, "hide the spectators", chromedp.Click(tid("chat-show-spectators")))
+	bob.must(10*time.Second, "spectators hidden", chromedp.Poll[chromedp.Void](
+		`![...document.querySelectorAll('[data-testid=chat-text]')].some((e) => e.textContent === 'go alice')`))
+	say(carol, "psst")
+	waitChat(alice, "psst")
+
+	// alice mutes bob: his lines go from her page, not from carol's.
+	alice.must(10*time.Second, "mute bob", chromedp.Click(chromedp.CSS(`[data-testid=chat-line][data-line="2"] [data-testid=chat-mute]`)))
+	alice.must(10*time.Second, "bob muted", chromedp.Poll[chromedp.Void](
+		`![...document.querySelectorAll('[data-testid=chat-text]')].some((e) => e.textContent === 'hi alice')`))
+	if got := chatTexts(carol); !slices.Contains(got, "psst") || !slices.Contains(got, "hi alice") {
+		t.Errorf("carol shows %v: she muted nobody", got)
+	}
+	alice.must(10*time.Second, "unmute bob", chromedp.Click(tid("chat-unmute")))
+	waitChat(alice, "hi alice")
+	say(alice, "marker")
+	waitChat(bob, "marker")
+	if got := chatTexts(bob); slices.Contains(got, "psst") {
+		t.Errorf("bob, who hides the spectators, shows %v", got)
+	}
+	alice.checkErrors()
+	bob.checkErrors()
+	e.checkJS()
+}
+
+// TestRematchBrowser: at the end of a game against bots, one click in the
+// final scores offers the rematch; the bots accept at once, so the page
+// goes to the new table, which shows the series score.
+func TestRematchBrowser(t *testing.T) {
+	e := newEnv(t)
+	alice := e.tab("alice")
+	alice.login("alice")
+	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, nil)
+	alice.playToEnd(150*time.Second, nil)
+	alice.must(20*time.Second, "offer a rematch from the final scores", chromedp.WaitVisible(tid("final-rematch-offer")),
+		chromedp.Click(tid("final-rematch-offer")))
+	alice.must(20*time.Second, "the rematch table", chromedp.Poll[chromedp.Void](fmt.Sprintf(
+		`(() => { const f = document.querySelector('[data-testid=felt]'); return !!f && f.dataset.table !== %q && f.dataset.status === 'playing'; })()`, id)))
+	alice.must(15*time.Second, "the series score", chromedp.WaitVisible(tid("series")))
+	if s, _ := eval[string](alice, `document.querySelector('[data-testid=series]').textContent`); !strings.Contains(s, "1") {
+		t.Errorf("series: %q", s)
+	}
+	alice.checkErrors()
+	e.checkJS()
+}

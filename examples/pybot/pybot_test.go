@@ -1,0 +1,99 @@
+// Package pybot tests the Python example bot (bot.py) against a real room.
+// The test needs python3 with the websockets library (PYTHON names another
+// interpreter) and skips without them: CI need not have Python.
+package pybot
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	_ "cardroom/games/all" // the games of this build, with their bots
+
+	"cardroom/games"
+	"cardroom/server"
+	"cardroom/store"
+	"cardroom/table"
+)
+
+// python returns an interpreter that has websockets, or skips.
+func python(t *testing.T) string {
+	t.Helper()
+	py := os.Getenv("PYTHON")
+	if py == "" {
+		py = "python3"
+	}
+	if _, err := exec.LookPath(py); err != nil {
+		t.Skipf("no %s: the Python example is not tested", py)
+	}
+	if out, err := exec.Command(py, "-c", "import websockets").CombinedOutput(); err != nil {
+		t.Skipf("%s has no websockets library (pip install websockets, or PYTHON=…): %s", py, strings.TrimSpace(string(out)))
+	}
+	return py
+}
+
+// TestPythonBotPlaysAGame: bot.py makes a bot account, plays a one-round
+// Papayoo game to its end, then plays a second one with the printed token.
+func TestPythonBotPlaysAGame(t *testing.T) {
+	py := python(t)
+	if _, err := games.Lookup("papayoo"); err != nil {
+		t.Skip("papayoo engine not registered")
+	}
+	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := server.New(server.Config{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Table: table.Config{Grace: time.Hour},
+		Accounts: server.AccountsConfig{HashTime: 1, HashMemoryKiB: 256}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Serve(l)
+	defer s.Shutdown(context.Background())
+	base := "http://" + l.Addr().String()
+	run := func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, py, append([]string{"bot.py", "--url", base, "--quick", "papayoo", "--options", "rounds=1", "--seed", "1"}, args...)...)
+		cmd.Env = append(os.Environ(), "CARDROOM_BOT_TOKEN=")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("bot.py %v: %v\n%s", args, err, out)
+		}
+		if !strings.Contains(string(out), "game over: ") {
+			t.Fatalf("bot.py %v printed no result:\n%s", args, out)
+		}
+		return string(out)
+	}
+	first := run("--name", "PyBot", "--password", "a long password")
+	m := regexp.MustCompile(`bot token \(keep it; use it with --token\): (bot_[0-9a-f]{64})`).FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("no token printed:\n%s", first)
+	}
+	run("--token", m[1])
+	if n := s.Metrics().Finished.Load(); n != 2 {
+		t.Errorf("games finished = %d, want 2", n)
+	}
+	// A forged token is refused at the handshake, and the bot stops
+	// instead of reconnecting.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, "bot.py", "--url", base, "--table", "t_nothere", "--token", "bot_"+strings.Repeat("ab", 32))
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "the token was refused") || strings.Contains(string(out), "reconnecting") {
+		t.Errorf("bot.py with a forged token: %v\n%s", err, out)
+	}
+}

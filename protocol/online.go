@@ -1,0 +1,20 @@
+package protocol
+
+// Online is the answer of GET /api/online: who is connected to the room
+// now, for the lobby's "who is online". Count is every distinct player with
+// an open WebSocket; Players lists at most MaxOnlineListed of them (sorted
+// by name), so the answer stays small however full the room is.
+type Online struct {
+	Count   int            `json:"count"`
+	Players []OnlinePlayer `json:"players"`
+}
+
+// OnlinePlayer is one connected player: the id (for the profile link,
+// #/players/<id>) and the display name.
+type OnlinePlayer struct {
+	Player string `json:"player"`
+	Name   string `json:"name"`
+}
+
+// MaxOnlineListed bounds the players GET /api/online names.
+const MaxOnlineListed = 50

@@ -1,0 +1,257 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"cardroom/game"
+	"cardroom/protocol"
+	"cardroom/store"
+	"cardroom/table"
+)
+
+// Rematch (docs/protocol.md, "Rematch"): at a finished table, a seated
+// player offers the same game again, with the same seats and options; the
+// bots accept at once, and the new table is created, every seat kept, when
+// the last human accepts. One decline withdraws the offer.
+//
+// Offers and series live in memory only: an offer is worth something for
+// the minutes the players stay at the finished table (table.Config.Linger),
+// and a series restarts from its table after a restart of the room.
+
+// RematchTTL is how long an offer waits for the humans' answers.
+const RematchTTL = 10 * time.Minute
+
+// maxSeries bounds the tables remembered as part of a series.
+const maxSeries = 20000
+
+// maxChain bounds the games one series counts (the latest ones).
+const maxChain = 100
+
+type rematches struct {
+	mu     sync.Mutex
+	offers map[string]*rematchOffer // by the finished table's id
+	chains map[string][]string      // table id → the series' tables, oldest first, up to it
+}
+
+type rematchOffer struct {
+	by       string
+	created  time.Time
+	accepted map[game.Seat]bool
+	state    string
+	newTable string
+}
+
+func newRematches() *rematches {
+	return &rematches{offers: map[string]*rematchOffer{}, chains: map[string][]string{}}
+}
+
+// rematch handles a rematch request at the finished table t.
+func (s *Server) rematch(ctx context.Context, t *table.Table, c *conn, m *protocol.RematchReq) error {
+	sum := t.Summary()
+	if sum.Status != store.StatusFinished {
+		return &table.Error{Code: protocol.NotFinished, Msg: "a rematch is offered once the game has ended"}
+	}
+	var mine []game.Seat
+	var humans []game.Seat
+	for _, si := range sum.Seats {
+		if si.Player != "" {
+			humans = append(humans, si.Seat)
+			if si.Player == c.sess.Player {
+				mine = append(mine, si.Seat)
+			}
+		}
+	}
+	if len(mine) == 0 {
+		return &table.Error{Code: protocol.NotSeated, Msg: "only the table's players answer a rematch"}
+	}
+	accept := m.Accept == nil || *m.Accept
+	rm := s.rematches
+	rm.mu.Lock()
+	now := time.Now()
+	for id, o := range rm.offers {
+		if now.Sub(o.created) > RematchTTL {
+			delete(rm.offers, id)
+		}
+	}
+	o := rm.offers[t.ID()]
+	if o != nil && o.state == protocol.RematchStarted {
+		rm.mu.Unlock()
+		s.sendRematch(ctx, t, o, m.ID, c)
+		return nil
+	}
+	if !accept {
+		d := &rematchOffer{by: c.sess.Player, state: protocol.RematchDeclined, accepted: map[game.Seat]bool{}}
+		delete(rm.offers, t.ID())
+		rm.mu.Unlock()
+		s.sendRematch(ctx, t, d, nil, nil)
+		return nil
+	}
+	if o == nil {
+		o = &rematchOffer{by: c.sess.Player, created: now, state: protocol.RematchOffered, accepted: map[game.Seat]bool{}}
+		for _, si := range sum.Seats {
+			if si.Kind == protocol.SeatBot {
+				o.accepted[si.Seat] = true // bots accept at once
+			}
+		}
+		rm.offers[t.ID()] = o
+	}
+	for _, seat := range mine {
+		o.accepted[seat] = true
+	}
+	all := true
+	for _, seat := range humans {
+		all = all && o.accepted[seat]
+	}
+	if !all {
+		rm.mu.Unlock()
+		s.sendRematch(ctx, t, o, nil, nil)
+		return nil
+	}
+	// Everyone accepted: create the table while holding the lock, so that
+	// two last accepts cannot create two tables.
+	defer rm.mu.Unlock()
+	nt, err := s.createRematch(ctx, t.ID())
+	if err != nil {
+		for _, seat := range mine {
+			delete(o.accepted, seat) // nothing changed: the caller may try again
+		}
+		return err
+	}
+	o.state, o.newTable = protocol.RematchStarted, nt.ID()
+	chain := append(slices.Clone(rm.chains[t.ID()]), t.ID())
+	if len(chain) > maxChain {
+		chain = chain[len(chain)-maxChain:]
+	}
+	if len(rm.chains) >= maxSeries {
+		clear(rm.chains) // a bound, not a policy: series restart
+	}
+	rm.chains[nt.ID()] = chain
+	go s.sendRematch(context.Background(), t, o, nil, nil)
+	return nil
+}
+
+// createRematch creates the rematch of the finished table id: the same
+// game, options, clock, privacy, rating and seats (players and bots).
+func (s *Server) createRematch(ctx context.Context, id string) (*table.Table, error) {
+	old, err := s.store.Table(ctx, id)
+	if err != nil {
+		return nil, &table.Error{Code: protocol.Unavailable, Msg: "the table could not be read: retry later"}
+	}
+	if err := s.checkCreate(old.Owner, false); err != nil {
+		return nil, err
+	}
+	meta := store.Table{
+		ID: randomID("t_", 6), Game: old.Game, Options: old.Options, Private: old.Private, ClockMS: old.ClockMS,
+		BotLevel: old.BotLevel, Owner: old.Owner, Seed: s.seed(), Status: store.StatusOpen, Rated: old.Rated,
+		WhenEmpty: old.WhenEmpty, Seats: make([]store.Seat, len(old.Seats)),
+	}
+	if meta.Private {
+		meta.Invite = randomID("", 10)
+	}
+	for i, st := range old.Seats {
+		if st.Bot != "" {
+			meta.Seats[i] = store.Seat{Bot: st.Bot}
+		} else {
+			meta.Seats[i] = store.Seat{Player: st.Player, Name: st.Name}
+		}
+	}
+	t, err := table.Create(ctx, s.cfg.Table, meta)
+	if err != nil {
+		var te *table.Error
+		if !errors.As(err, &te) {
+			return nil, &table.Error{Code: protocol.Unavailable, Msg: "the table could not be stored; retry later"}
+		}
+		return nil, err
+	}
+	s.mu.Lock()
+	s.tables[t.ID()] = t
+	s.mu.Unlock()
+	s.lobby.update(t.Summary())
+	s.log.Info("rematch created", "table", t.ID(), "of", id, "game", meta.Game)
+	return t, nil
+}
+
+// rematchMsg builds the message of an offer (nil: no offer, the series
+// only) at table t.
+func (s *Server) rematchMsg(ctx context.Context, t *table.Table, o *rematchOffer, id []byte) protocol.RematchMsg {
+	m := protocol.RematchMsg{ID: id, Table: t.ID(), State: protocol.RematchNone}
+	sum := t.Summary()
+	if o != nil {
+		m.State, m.By, m.NewTable = o.state, o.by, o.newTable
+		for _, si := range sum.Seats {
+			if si.Player == "" && si.Kind != protocol.SeatBot {
+				continue
+			}
+			if o.accepted[si.Seat] {
+				m.Accepted = append(m.Accepted, si.Seat)
+			} else if o.state == protocol.RematchOffered {
+				m.Waiting = append(m.Waiting, si.Seat)
+			}
+		}
+	}
+	m.Series = s.series(ctx, t.ID())
+	return m
+}
+
+// series counts the wins of the series that ends at table id (its
+// rematch chain, then id itself), from the stored results.
+func (s *Server) series(ctx context.Context, id string) protocol.Series {
+	s.rematches.mu.Lock()
+	chain := append(slices.Clone(s.rematches.chains[id]), id)
+	s.rematches.mu.Unlock()
+	var out protocol.Series
+	index := map[string]int{}
+	for _, tid := range chain {
+		st, err := s.store.Table(ctx, tid)
+		if err != nil || st.Status != store.StatusFinished {
+			continue
+		}
+		out.Games++
+		for _, w := range st.Winners {
+			if int(w) < 0 || int(w) >= len(st.Seats) {
+				continue
+			}
+			seat := st.Seats[w]
+			player, name := seat.Player, seat.Name
+			if seat.Bot != "" {
+				player, name = "bot:"+seat.Bot, "bot:"+seat.Bot
+			}
+			i, ok := index[player]
+			if !ok {
+				i = len(out.Wins)
+				index[player] = i
+				out.Wins = append(out.Wins, protocol.SeriesScore{Player: player, Name: name})
+			}
+			out.Wins[i].Wins++
+		}
+	}
+	return out
+}
+
+// sendRematch sends an offer's state to everyone watching t (only to c,
+// when c is set).
+func (s *Server) sendRematch(ctx context.Context, t *table.Table, o *rematchOffer, id []byte, c *conn) {
+	m := s.rematchMsg(ctx, t, o, id)
+	if c != nil {
+		c.send(m)
+		return
+	}
+	s.chat.broadcast(t.ID(), marshalMsg(m))
+}
+
+// rematchOnWatch tells a connection that starts watching t the state of
+// its rematch offer, or the series score when t is part of a series.
+func (s *Server) rematchOnWatch(ctx context.Context, t *table.Table, c *conn) {
+	s.rematches.mu.Lock()
+	o := s.rematches.offers[t.ID()]
+	_, inSeries := s.rematches.chains[t.ID()]
+	s.rematches.mu.Unlock()
+	if o == nil && !inSeries {
+		return
+	}
+	s.sendRematch(ctx, t, o, nil, c)
+}

@@ -1,0 +1,114 @@
+package server
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// finishedGame plays a Papayoo game of alice (seat 0), bob (seat 1) and
+// two bots to its end and returns the room, the clients and the table.
+func finishedGame(t *testing.T) (*testServer, *client, *client, string) {
+	t.Helper()
+	needGame(t, "papayoo")
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000})
+	alice := dial(t, ts.url, newSession(t, ts.url, "alice"))
+	bob := dial(t, ts.url, newSession(t, ts.url, "bob"))
+	id := alice.createTable(map[string]any{"game": "papayoo", "options": quickOptions("papayoo"), "seat": 0,
+		"bots": map[string]string{"2": "random", "3": "random"}})
+	bob.send(map[string]any{"type": "join", "table": id, "seat": 1})
+	bob.expect("joined", nil)
+	var wg sync.WaitGroup
+	for i, c := range []*client{alice, bob} {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.play(id, uint64(i+1), nil) }()
+	}
+	waitOrFail(t, &wg, 90*time.Second)
+	if t.Failed() {
+		t.FailNow()
+	}
+	return ts, alice, bob, id
+}
+
+func isRematch(state string) func(msg) bool {
+	return func(m msg) bool { return m.str("state") == state }
+}
+
+// TestRematch: alice offers (the bots accept at once), bob accepts, and
+// the rematch table has the same seats and options and starts; a decline
+// instead creates nothing.
+func TestRematch(t *testing.T) {
+	t.Run("accepted", func(t *testing.T) {
+		ts, alice, bob, id := finishedGame(t)
+		alice.send(map[string]any{"type": "rematch", "table": id})
+		m := bob.expect("rematch", isRematch("offered"))
+		if w, _ := m["waiting"].([]any); len(w) != 1 || w[0] != float64(1) {
+			t.Errorf("offer: waiting %v, want [1]", m["waiting"])
+		}
+		if a, _ := m["accepted"].([]any); len(a) != 3 {
+			t.Errorf("offer: accepted %v, want alice and the two bots", m["accepted"])
+		}
+		bob.send(map[string]any{"type": "rematch", "table": id, "accept": true})
+		started := alice.expect("rematch", isRematch("started"))
+		nid := started.str("new_table")
+		if nid == "" || nid == id {
+			t.Fatalf("started: %v", started)
+		}
+		series, _ := started["series"].(map[string]any)
+		if series["games"] != float64(1) {
+			t.Errorf("series %v, want one game", series)
+		}
+		old, nt := ts.s.table(id).Summary(), ts.s.table(nid)
+		if nt == nil {
+			t.Fatal("the rematch table is not in the room")
+		}
+		ns := nt.Summary()
+		if ns.Status != "playing" || ns.Game != old.Game || ns.Options.String() != old.Options.String() || len(ns.Seats) != len(old.Seats) {
+			t.Errorf("rematch %+v, old %+v", ns, old)
+		}
+		for i := range old.Seats {
+			o, n := old.Seats[i], ns.Seats[i]
+			if o.Player != n.Player || o.Kind != n.Kind || o.Level != n.Level {
+				t.Errorf("seat %d: %+v, was %+v", i, n, o)
+			}
+		}
+		// A late accept is answered with the started offer, not a second table.
+		bob.send(map[string]any{"type": "rematch", "table": id})
+		if m := bob.expect("rematch", nil); m.str("new_table") != nid {
+			t.Errorf("late accept: %v", m)
+		}
+		// Watching the rematch shows the series.
+		alice.send(map[string]any{"type": "watch", "table": nid})
+		if m := alice.expect("rematch", func(m msg) bool { return m.str("table") == nid }); m.str("state") != "none" {
+			t.Errorf("on watch of the rematch: %v", m)
+		}
+	})
+	t.Run("declined", func(t *testing.T) {
+		ts, alice, bob, id := finishedGame(t)
+		ts.s.mu.Lock()
+		before := len(ts.s.tables)
+		ts.s.mu.Unlock()
+		alice.send(map[string]any{"type": "rematch", "table": id})
+		bob.expect("rematch", isRematch("offered"))
+		bob.send(map[string]any{"type": "rematch", "table": id, "accept": false})
+		if m := alice.expect("rematch", isRematch("declined")); m.str("new_table") != "" || m.str("by") != bob.sess.Player {
+			t.Errorf("declined: %v", m)
+		}
+		ts.s.mu.Lock()
+		after := len(ts.s.tables)
+		ts.s.mu.Unlock()
+		if after != before {
+			t.Errorf("tables %d → %d after a decline", before, after)
+		}
+	})
+	t.Run("refusals", func(t *testing.T) {
+		needGame(t, "papayoo")
+		ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000})
+		alice := dial(t, ts.url, newSession(t, ts.url, "alice"))
+		id := alice.createTable(map[string]any{"game": "papayoo", "options": quickOptions("papayoo"), "seat": 0})
+		alice.send(map[string]any{"type": "rematch", "table": id})
+		if m := alice.expect("error", nil); m.str("code") != "not_finished" {
+			t.Errorf("rematch of an open table: %v", m)
+		}
+	})
+}
