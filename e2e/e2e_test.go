@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -127,11 +128,23 @@ type tab struct {
 	shots map[string]string // data-testid → screenshot name, taken when it first shows
 }
 
-func (e *env) tab(name string) *tab {
+func (e *env) tab(name string) *tab { return e.tabAt(name, 0.05) }
+
+// pacedTab is a tab with the table's pauses at the speed people get (the
+// tests of the pacing itself); tab's pauses are a twentieth of that.
+func (e *env) pacedTab(name string) *tab { return e.tabAt(name, 1) }
+
+func (e *env) tabAt(name string, pace float64) *tab {
 	ctx, cancel := chromedp.NewContext(e.root, chromedp.WithNewBrowserContext())
 	e.t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {
 		e.t.Fatalf("%s: new tab: %v", name, err)
+	}
+	if pace != 1 {
+		script := fmt.Sprintf("window.CARDROOM_PACE = %g;", pace)
+		if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: script}); err != nil {
+			e.t.Fatalf("%s: pace script: %v", name, err)
+		}
 	}
 	tb := &tab{e: e, name: name, ctx: ctx}
 	chromedp.Listen(ctx, func(ev any) {

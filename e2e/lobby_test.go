@@ -83,8 +83,11 @@ func TestLobbyRated(t *testing.T) {
 		chromedp.WaitVisible(row(ratedID)+` [data-testid=seat-rating]`),
 		chromedp.WaitVisible(`[data-testid=online-list] a`),
 	)
-	if dis, _ := eval[bool](bob, `document.querySelector('[data-testid=rated-create]').disabled && !!document.querySelector('[data-testid=rated-claim-create][href="#/account"]')`); !dis {
-		t.Error("a guest's Rated choice is not disabled with a link to the account view")
+	for _, where := range []string{"quick", "create"} {
+		js := fmt.Sprintf(`document.querySelector('[data-testid=rated-%s]').disabled && !!document.querySelector('[data-testid=rated-claim-%s][href="#/account"]')`, where, where)
+		if dis, _ := eval[bool](bob, js); !dis {
+			t.Errorf("a guest's Rated choice (%s) is not disabled with a link to the account view", where)
+		}
 	}
 	if n, _ := eval[int](bob, `document.querySelectorAll('`+row(casualID)+` [data-testid=rated-badge]').length`); n != 0 {
 		t.Error("the casual table has the Rated badge")

@@ -95,7 +95,7 @@ const sampleJS = `
 // trick 50 ms later; a key press skips the pause; the next trick then shows.
 func TestTrickStaysVisible(t *testing.T) {
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.pacedTab("alice")
 	b.login("alice")
 	fakeTable(t, b, "t_fakepace1")
 	var res struct {
@@ -189,7 +189,7 @@ func TestTrickStaysVisible(t *testing.T) {
 // which then names the Papayoo's taker and the totals.
 func TestLastTrickBeforeSummary(t *testing.T) {
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.pacedTab("alice")
 	b.login("alice")
 	fakeTable(t, b, "t_fakepace2")
 	var res struct {
@@ -243,7 +243,7 @@ func TestLastTrickBeforeSummary(t *testing.T) {
 // hand is dealt, closes at its first card and can be opened again.
 func TestHandSummaryCloses(t *testing.T) {
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.pacedTab("alice")
 	b.login("alice")
 	fakeTable(t, b, "t_fakehand")
 	js := `(() => {
@@ -275,7 +275,7 @@ func TestHandSummaryCloses(t *testing.T) {
 // to the warning colour in its last 10 s.
 func TestTimeoutNoticeFake(t *testing.T) {
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.pacedTab("alice")
 	b.login("alice")
 	fakeTable(t, b, "t_fakeclock")
 	var res struct {
@@ -330,7 +330,7 @@ func TestTimeoutNoticeFake(t *testing.T) {
 // bot takes the seat.
 func TestRefusalsExplained(t *testing.T) {
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.pacedTab("alice")
 	b.login("alice")
 	fakeTable(t, b, "t_fakewhy")
 	if _, err := eval[bool](b, `(__send({seq: 3, to_act: [0], legal: ['play 8D'], view: __pv({trick: {leader: 1, cards: ['4D'], winner: -1}})}), true)`); err != nil {
@@ -476,7 +476,7 @@ func (e *env) record(id string) string {
 func historyWholeGame(t *testing.T, game string) {
 	g := gameTests[game]
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.pacedTab("alice")
 	b.login("alice")
 	if _, err := eval[bool](b, leakRecorderJS); err != nil {
 		t.Fatal(err)
@@ -601,7 +601,7 @@ func TestPisYediliHistoryWholeGame(t *testing.T) { historyWholeGame(t, "pisyedil
 // history.
 func TestClockExpiryNotice(t *testing.T) {
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.pacedTab("alice")
 	b.login("alice")
 	var res struct {
 		Table string `json:"table"`
@@ -628,7 +628,7 @@ func TestClockExpiryNotice(t *testing.T) {
 // shows one clear message, and no toast that says something else.
 func TestPrivateWithoutInvite(t *testing.T) {
 	e := newEnv(t)
-	alice, bob := e.tab("alice"), e.tab("bob")
+	alice, bob := e.pacedTab("alice"), e.pacedTab("bob")
 	alice.login("alice")
 	bob.login("bob")
 	alice.must(5*time.Second, "private", chromedp.Click(tid("create-private")))
@@ -650,7 +650,7 @@ func TestPrivateWithoutInvite(t *testing.T) {
 // move, it is just there.
 func TestReducedMotion(t *testing.T) {
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.pacedTab("alice")
 	b.login("alice")
 	b.must(5*time.Second, "reduce motion", chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
 		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
@@ -680,7 +680,7 @@ func TestReducedMotion(t *testing.T) {
 // they are while entries arrive.
 func TestPacingCatchesUp(t *testing.T) {
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.pacedTab("alice")
 	b.login("alice")
 	fakeTable(t, b, "t_fakeburst")
 	var res struct {
@@ -736,7 +736,7 @@ func TestPacingCatchesUp(t *testing.T) {
 // page.
 func TestFocusStaysInHand(t *testing.T) {
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.pacedTab("alice")
 	b.login("alice")
 	fakeTable(t, b, "t_fakefocus")
 	if _, err := eval[bool](b, `(__send({seq: 3, to_act: [0], legal: ['play 1S', 'play 3S'], view: __pv({trick: {leader: 1, cards: ['4S'], winner: -1}})}), true)`); err != nil {

@@ -347,6 +347,7 @@ async function loadHistory() {
   if (!done.length) { replace(box, h('p', { class: 'empty' }, t('lobby.no_history'))); return; }
   replace(box, h('ul', { class: 'games', 'data-testid': 'history-list' }, done.map((g) => h('li', { 'data-table': g.id },
     h('div', { class: 'what' }, h('strong', {}, gameTitle(g.game)), ' ', h('span', { class: 'tag' + (g.won ? ' won' : '') }, g.won ? t('lobby.won') : t('lobby.lost')),
+      g.stand_in ? h('span', { class: 'tag', 'data-testid': 'stand-in', title: t('lobby.stand_in_title') }, t('lobby.stand_in')) : null,
       h('div', { class: 'meta' }, [optionsText(g.game, g.options, (game(g.game) || {}).listOptions || []), others(g), when(g.finished)].filter(Boolean).join(' · '))),
     h('a', { class: 'btn small secondary', href: '#/replay/' + g.id, 'data-testid': 'replay-' + g.id }, t('lobby.replay'))))));
 }

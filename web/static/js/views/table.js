@@ -9,6 +9,7 @@ import { app, send, go, onRoute, tableData, mainState, levels, joinTable, toast 
 import { game, gameTitle, helpText, describeMove } from '../games.js';
 import { mergeHistory, historyPanel, keepScrolled, describeEntry } from '../history.js';
 import { optionsBox } from '../options.js';
+import { chatPanel, hookChat, rematchFinal } from '../chat.js';
 import { ratingChange } from '../ratingchange.js';
 
 // ctxFor is what a game module's functions get: the state and view, the
@@ -75,9 +76,16 @@ export function renderGame(mod, ctx) {
 // there, and nothing is paused after it: the player is never kept waiting
 // by the pacing itself.
 
-export const TRICK_MS = 1500;
-export const MOVE_MS = 400;
-export const LAG_MS = 6000;
+// PACE scales the pauses: 1 for people; a test that is not about pacing
+// sets window.CARDROOM_PACE (0.01–1) before the page loads, so a whole
+// game against bots does not take minutes of browser time.
+export const PACE = (() => {
+  const p = Number(globalThis.CARDROOM_PACE);
+  return p >= 0.01 && p <= 1 ? p : 1;
+})();
+export const TRICK_MS = 1500 * PACE;
+export const MOVE_MS = 400 * PACE;
+export const LAG_MS = 6000 * PACE;
 
 function paceOf(tb) {
   if (!tb.pace) tb.pace = { shown: null, shownAt: 0, hold: 0, trick: null, trickUntil: 0, fresh: [], queue: [], timer: null };
@@ -90,7 +98,7 @@ function paceOf(tb) {
 function holdFor(mod, e, me) {
   if (mod && mod.holdFor) {
     const v = mod.holdFor(e, me);
-    if (typeof v === 'number') return v;
+    if (typeof v === 'number') return v * PACE;
   }
   if (e.kind === 'trick') return TRICK_MS;
   if (e.kind === 'deal' || e.kind === 'shuffle') return 0;
@@ -286,6 +294,7 @@ function explainRefusal(e) {
 export function renderTable() {
   const id = app.route.id;
   const tb = tableData(id);
+  hookChat(); // chat.js: the chat and rematch messages
   listen();
   absorb(tb);
   pump(tb);
@@ -356,6 +365,7 @@ function draw(tb) {
   seatsBox, notice, g.center, statusLine, hintBox, g.hand || null);
   const side = h('aside', { class: 'side', 'data-key': 'side' },
     h('section', { class: 'panel scores', 'aria-labelledby': 'scores-h' }, h('h3', { id: 'scores-h' }, t('table.scores')), mod && mod.scores ? mod.scores(ctx) : null),
+    chatPanel(st), // chat.js: chat and rematch
     st.status !== 'open' ? historyPanel(ctx, tb, st.__hlen) : null,
     g.log ? h('section', { class: 'panel' }, h('h3', {}, t('table.last_moves')), g.log) : null,
     helpPanel(st.game, tb.ui, renderTable, st.options));
@@ -462,6 +472,7 @@ function finalDialog(ctx, tb) {
           h('td', {}, String(i + 1)), h('td', {}, seatName(ctx, s), winners.includes(s) ? h('span', { class: 'badge gold', style: 'margin-left:.4rem' }, t('final.winner_badge')) : null),
           h('td', { 'data-testid': 'final-total-' + s }, String(r.totals[s])))))),
       mod && mod.finalExtra ? mod.finalExtra(ctx) : null,
+      rematchFinal(ctx.state), // chat.js: one click offers a rematch
       ratingChange(ctx, tb, renderTable), // a rated table: before → after
       h('div', { class: 'controls' },
         h('a', { class: 'btn', href: '#/replay/' + ctx.state.table, 'data-testid': 'final-replay' }, t('table.replay')),
