@@ -62,7 +62,10 @@ func TestIdleSocketCost(t *testing.T) {
 	got := settle() - base
 	// Per socket: the client's CloseRead reader here, and the server's
 	// reader. Anything more per socket is a goroutine the server keeps.
-	if per := float64(got) / n; per > 2.2 {
+	// (A ping in flight holds a goroutine for a moment, and the race
+	// detector slows pongs, hence the margin; the old design held four:
+	// the server's reader, writer and pinger and the client's reader.)
+	if per := float64(got) / n; per >= 3 {
 		t.Errorf("%d idle sockets hold %d goroutines (%.1f each, want 2: one client reader, one server reader)", n, got, per)
 	}
 	if c := ts.s.connections.Load(); c != n {
