@@ -156,6 +156,7 @@ func TestNeverReadingSocketDropped(t *testing.T) {
 		cancel()
 		defer ws.CloseNow()
 	}
+	waitConnections(t, ts, 2) // the reader and at least one slow socket
 	start := time.Now()
 	for ts.s.connections.Load() > 1 {
 		if time.Since(start) > 15*time.Second {
@@ -567,6 +568,7 @@ func TestStalledWriteDropped(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	ws.Write(ctx, websocket.MessageText, []byte(`{"type":"watch","table":"`+sum.ID+`"}`))
 	cancel()
+	waitConnections(t, ts, 1) // the server counts the socket just after the upgrade
 	start := time.Now()
 	for ts.s.connections.Load() > 0 {
 		if time.Since(start) > 20*time.Second {
@@ -578,4 +580,17 @@ func TestStalledWriteDropped(t *testing.T) {
 		t.Error("the stalled write was not counted as a slow client")
 	}
 	t.Logf("dropped %v after it stopped reading", time.Since(start).Round(time.Millisecond))
+}
+
+// waitConnections waits until the server counts at least n sockets: it
+// counts one just after the upgrade's answer, which the client may read
+// first.
+func waitConnections(t *testing.T, ts *testServer, n int64) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ts.s.connections.Load() < n; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d connections counted, want %d", ts.s.connections.Load(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
