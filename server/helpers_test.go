@@ -169,6 +169,11 @@ func dial(t *testing.T, base string, sess session) *client {
 	if err != nil {
 		t.Fatalf("dial: %v", err)
 	}
+	return wrapClient(t, sess, pc)
+}
+
+// wrapClient is dial's client around a connection made elsewhere.
+func wrapClient(t *testing.T, sess session, pc *protocol.Client) *client {
 	c := &client{t: t, sess: sess, pc: pc, ws: pc.Conn(), in: make(chan []byte, 100000), done: make(chan struct{})}
 	w, _ := json.Marshal(pc.Welcome())
 	json.Unmarshal(w, &c.welcome)

@@ -467,26 +467,3 @@ http {
 }
 
 func readFile(p string) string { b, _ := os.ReadFile(p); return string(b) }
-
-// wrapClient is dial's client around a connection made elsewhere.
-func wrapClient(t *testing.T, sess session, pc *protocol.Client) *client {
-	c := &client{t: t, sess: sess, pc: pc, ws: pc.Conn(), in: make(chan []byte, 100000), done: make(chan struct{})}
-	w, _ := json.Marshal(pc.Welcome())
-	json.Unmarshal(w, &c.welcome)
-	go func() {
-		defer close(c.done)
-		for {
-			in, err := pc.Recv(context.Background())
-			if in.Raw == nil && err != nil {
-				c.readErr = err
-				return
-			}
-			c.mu.Lock()
-			c.all = append(c.all, in.Raw)
-			c.mu.Unlock()
-			c.in <- in.Raw
-		}
-	}()
-	t.Cleanup(func() { pc.CloseNow() })
-	return c
-}

@@ -92,9 +92,7 @@ func SummaryOf(meta store.Table) *Summary {
 
 func (t *Table) publish() {
 	s := summarize(t.meta, t.seatInfos(), len(t.log))
-	if t.emptyPaused {
-		s.Status = protocol.StatusPaused // the lobby says why nothing moves
-	}
+	s.Status = t.wireStatus() // paused: the lobby says why nothing moves
 	t.summary.Store(s)
 	if t.cfg.OnChange != nil {
 		t.cfg.OnChange(s)
