@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -32,19 +33,97 @@ import (
 
 const chromiumPath = "/usr/bin/chromium"
 
-// env is one server and one browser for a test.
+// testLimit bounds one test's browser work: when it passes, every tab of the
+// test is closed, so a stuck test fails in its own name, saying so, instead
+// of eating the package's timeout (10 minutes by default) for all the
+// others. The slowest test needs about a minute on a busy 2-core machine.
+const testLimit = 3 * time.Minute
+
+// env is one server, and the test's share of the browser, for a test.
 type env struct {
 	t       *testing.T
 	base    string
-	root    context.Context // the browser
+	root    context.Context // the shared browser, ending at the test's deadline
 	mu      sync.Mutex
 	jsErrs  []string
-	artDir  string
+	artDir  string // "" when no screenshot is kept (CARDROOM_ARTIFACTS unset)
 	started time.Time
+	limit   time.Duration
 }
 
-// newEnv starts a server and a browser; tweaks adjust the server's config
-// (e.g. fixed table seeds, to reach a known deal).
+// The package's tests share one Chromium, started by the first test that
+// needs it and stopped by TestMain: starting one costs seconds on a busy
+// machine, a browser context per tab (tabAt) milliseconds, and the contexts
+// keep tests as far apart as separate browsers would (cookies, storage,
+// cache; each test has its own server, so its own origin too). A browser
+// that crashed or hangs is replaced for the next test.
+var browser struct {
+	mu   sync.Mutex
+	ctx  context.Context // done when the browser stopped or crashed
+	stop func()
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	browser.mu.Lock()
+	if browser.stop != nil {
+		browser.stop()
+	}
+	browser.mu.Unlock()
+	os.Exit(code)
+}
+
+// sharedBrowser returns the running browser, starting one if there is none
+// or the last one no longer answers.
+func sharedBrowser() (context.Context, error) {
+	browser.mu.Lock()
+	defer browser.mu.Unlock()
+	if browser.ctx != nil {
+		if browser.ctx.Err() == nil {
+			ctx, cancel := context.WithTimeout(browser.ctx, 10*time.Second)
+			_, err := chromedp.Targets(ctx)
+			cancel()
+			if err == nil {
+				return browser.ctx, nil
+			}
+		}
+		browser.stop()
+		browser.ctx, browser.stop = nil, nil
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("mute-audio", true),
+		chromedp.Flag("lang", "en-US"), // the tests expect English until they switch
+		chromedp.Env("LANGUAGE=en_US"),
+		// No UserDataDir: chromedp makes a temporary profile and removes it.
+		chromedp.WindowSize(1280, 900),
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	root, cancelRoot := chromedp.NewContext(alloc)
+	if err := chromedp.Do(root); err != nil {
+		cancelRoot()
+		cancelAlloc()
+		return nil, err
+	}
+	browser.ctx, browser.stop = root, func() { cancelRoot(); cancelAlloc() }
+	return root, nil
+}
+
+// newEnv starts a server and gives the test the shared browser; tweaks
+// adjust the server's config (e.g. fixed table seeds, to reach a known
+// deal).
 func newEnv(t *testing.T, tweaks ...func(*server.Config)) *env {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
@@ -64,6 +143,11 @@ func newEnv(t *testing.T, tweaks ...func(*server.Config)) *env {
 	for _, f := range tweaks {
 		f(&cfg)
 	}
+	if cfg.Analysis == (server.AnalysisConfig{}) {
+		// Analysing every finished game would spend the browser's CPU in
+		// the background; the analysis tests set a budget.
+		cfg.Analysis.Off = true
+	}
 	srv, err := server.New(cfg)
 	if err != nil {
 		st.Close()
@@ -81,43 +165,34 @@ func newEnv(t *testing.T, tweaks ...func(*server.Config)) *env {
 		st.Close()
 	})
 	art := os.Getenv("CARDROOM_ARTIFACTS")
-	if art == "" {
-		art = t.TempDir()
-	} else if err := os.MkdirAll(art, 0o755); err != nil {
-		t.Fatal(err)
+	if art != "" {
+		if err := os.MkdirAll(art, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	e := &env{t: t, base: "http://" + l.Addr().String(), artDir: art, started: time.Now()}
-
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("disable-backgrounding-occluded-windows", true),
-		chromedp.Flag("mute-audio", true),
-		chromedp.Flag("lang", "en-US"), // the tests expect English until they switch
-		chromedp.Env("LANGUAGE=en_US"),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
+	e := &env{t: t, base: "http://" + l.Addr().String(), artDir: art, started: time.Now(), limit: testLimit}
+	// The package's own deadline (go test -timeout) comes first: a test
+	// that would reach it ends a little before, in its own name.
+	if d, ok := t.Deadline(); ok && time.Until(d)-10*time.Second < e.limit {
+		e.limit = max(time.Until(d)-10*time.Second, time.Second)
 	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	root, cancelRoot := chromedp.NewContext(alloc)
-	if err := chromedp.Do(root); err != nil {
-		cancelRoot()
-		cancelAlloc()
+	b, err := sharedBrowser()
+	if err != nil {
 		t.Fatalf("start Chromium: %v", err)
 	}
+	root, cancel := context.WithTimeout(b, e.limit)
 	e.root = root
-	t.Cleanup(func() { cancelRoot(); cancelAlloc() })
+	t.Cleanup(cancel)
 	return e
+}
+
+// expired fails the test when its deadline (testLimit) has passed, saying
+// where it was stuck; the loops that wait for the page call it.
+func (e *env) expired(where string) {
+	e.t.Helper()
+	if e.root.Err() != nil {
+		e.t.Fatalf("%s: the test did not end within its %v (testLimit, e2e/e2e_test.go): stuck here", where, e.limit.Round(time.Second))
+	}
 }
 
 // tab opens a page in a fresh browser context (its own cookies and storage).
@@ -125,6 +200,7 @@ type tab struct {
 	e     *env
 	name  string
 	ctx   context.Context
+	pace  float64           // window.CARDROOM_PACE: the table's pauses are pace × people's
 	shots map[string]string // data-testid → screenshot name, taken when it first shows
 }
 
@@ -146,7 +222,7 @@ func (e *env) tabAt(name string, pace float64) *tab {
 			e.t.Fatalf("%s: pace script: %v", name, err)
 		}
 	}
-	tb := &tab{e: e, name: name, ctx: ctx}
+	tb := &tab{e: e, name: name, ctx: ctx, pace: pace}
 	chromedp.Listen(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventExceptionThrown:
@@ -202,6 +278,7 @@ func (b *tab) do(timeout time.Duration, actions ...chromedp.Action[chromedp.Void
 func (b *tab) must(timeout time.Duration, what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.e.t.Helper()
 	if err := b.do(timeout, actions...); err != nil {
+		b.e.expired(b.name + ": " + what)
 		b.screenshot("failure-" + b.name)
 		b.e.t.Fatalf("%s: %s: %v", b.name, what, err)
 	}
@@ -213,7 +290,13 @@ func eval[T any](b *tab, js string) (T, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[T](js))
 }
 
+// screenshot saves the page as name.png in $CARDROOM_ARTIFACTS and returns
+// its path; without that directory it takes none ("") — a picture in a
+// temporary directory that the test removes is only time lost.
 func (b *tab) screenshot(name string) string {
+	if b.e.artDir == "" {
+		return ""
+	}
 	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
@@ -302,6 +385,67 @@ func buildPickJS() string {
 	return b.String()
 }
 
+// pick is what the test's player does next (nextPick): Kind is pickJS's
+// answer; for a click ("move", "local"), X, Y are the centre of the marked
+// element in the viewport, and Seq and Picker what the table showed.
+type pick struct {
+	Kind   string
+	X, Y   float64
+	Seq    string
+	Picker bool
+}
+
+// pickWaitJS wraps a player (pickJS, or an expression built on it): false
+// while there is nothing to do, else the pick. A click is offered only on
+// an element that is not moving and that a click at its centre reaches (no
+// toast or card in flight over it), so that the click lands where it
+// aims.
+func pickWaitJS(player string) string {
+	return `(() => {
+  const kind = ` + player + `;
+  if (kind === 'wait') return false;
+  if (kind !== 'move' && kind !== 'local') return {Kind: kind};
+  const el = document.querySelector('[data-e2e="go"]');
+  if (!el || el.getAnimations({subtree: true}).some((a) => a.playState === 'running')) return false;
+  el.scrollIntoView({block: 'nearest', inline: 'nearest'});
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  if (!r.width || !hit || !(hit === el || el.contains(hit))) return false;
+  const f = document.querySelector('[data-testid=felt]');
+  return {Kind: kind, X: x, Y: y, Seq: (f && f.dataset.seq) || '', Picker: !!document.querySelector('[data-testid=suit-picker]')};
+})()`
+}
+
+var pickWait = pickWaitJS(pickJS)
+
+// nextPick waits, polling in the page (no round trip per look), up to d
+// for the player's next step; ok is false when there was none in time.
+func (b *tab) nextPick(js string, d time.Duration) (p pick, ok bool) {
+	// The page stops polling at d, the call a little later: no poll
+	// outlives its call.
+	ctx, cancel := context.WithTimeout(b.ctx, d+2*time.Second)
+	defer cancel()
+	p, err := chromedp.Run(ctx, chromedp.Poll[pick](js, chromedp.WithPollingInterval(15*time.Millisecond), chromedp.WithPollingTimeout(d)))
+	return p, err == nil && p.Kind != ""
+}
+
+// clickPick clicks where the pick says, with real mouse events; for a move
+// it then waits (up to 3 s) for the state that follows it: a new state on
+// screen, a suit picker that was not there, or the final scores. It
+// reports whether the click was made.
+func (b *tab) clickPick(p pick) bool {
+	if err := b.do(3*time.Second, chromedp.MouseClickXY(p.X, p.Y)); err != nil {
+		return false
+	}
+	if p.Kind == "move" {
+		b.do(3*time.Second, chromedp.Poll[chromedp.Void](fmt.Sprintf(
+			`(() => { const f = document.querySelector('[data-testid=felt]'); return !f || f.dataset.seq !== %q || (%v && !!document.querySelector('[data-testid=suit-picker]')) || !!document.querySelector('[data-testid=final-scores]'); })()`, p.Seq, !p.Picker),
+			chromedp.WithPollingInterval(15*time.Millisecond)))
+	}
+	return true
+}
+
 // playToEnd clicks through the game until the final scores show. onMove is
 // called after every move click with the number of moves made so far.
 func (b *tab) playToEnd(limit time.Duration, onMove func(n int)) int {
@@ -309,6 +453,7 @@ func (b *tab) playToEnd(limit time.Duration, onMove func(n int)) int {
 	deadline := time.Now().Add(limit)
 	moves := 0
 	for time.Now().Before(deadline) {
+		b.e.expired(fmt.Sprintf("%s: playing the game (%d moves made)", b.name, moves))
 		for id, name := range b.shots {
 			if ok, _ := eval[bool](b, `!!document.querySelector('[data-testid=`+id+`]')`); ok {
 				time.Sleep(100 * time.Millisecond)
@@ -316,29 +461,23 @@ func (b *tab) playToEnd(limit time.Duration, onMove func(n int)) int {
 				delete(b.shots, id)
 			}
 		}
-		kind, err := eval[string](b, pickJS)
-		if err != nil {
-			time.Sleep(50 * time.Millisecond)
+		// Short looks while screenshots are awaited, long ones otherwise.
+		look := 5 * time.Second
+		if len(b.shots) > 0 {
+			look = 100 * time.Millisecond
+		}
+		p, ok := b.nextPick(pickWait, look)
+		if !ok {
 			continue
 		}
-		switch kind {
-		case "done":
+		if p.Kind == "done" {
 			return moves
-		case "wait":
-			time.Sleep(40 * time.Millisecond)
-			continue
 		}
-		seq, _ := eval[string](b, `(document.querySelector('[data-testid=felt]')||{dataset:{}}).dataset.seq || ''`)
-		picker, _ := eval[bool](b, `!!document.querySelector('[data-testid=suit-picker]')`)
-		if err := b.do(3*time.Second, chromedp.Click(chromedp.CSS(`[data-e2e="go"]`))); err != nil {
+		if !b.clickPick(p) {
 			continue // the page changed under the click; look again
 		}
-		if kind == "move" {
+		if p.Kind == "move" {
 			moves++
-			// Wait for the state that follows the move (or a suit picker).
-			b.do(3*time.Second, chromedp.Poll[chromedp.Void](fmt.Sprintf(
-				`(() => { const f = document.querySelector('[data-testid=felt]'); return !f || f.dataset.seq !== %q || (%v && !!document.querySelector('[data-testid=suit-picker]')) || !!document.querySelector('[data-testid=final-scores]'); })()`, seq, !picker),
-				chromedp.WithPollingInterval(15*time.Millisecond)))
 			if onMove != nil {
 				onMove(moves)
 			}
@@ -420,12 +559,14 @@ func sameInts(a, b []int) bool {
 
 // playGame creates a table with bots, plays it to the end by clicks, saves a
 // screenshot in the middle and checks the final scores against the server.
-func playGame(t *testing.T, game string, players int, opts map[string]string, shotAt int, limit time.Duration, shots map[string]string) (*env, *tab, string) {
-	e := newEnv(t)
+func playGame(e *env, game string, players int, opts map[string]string, shotAt int, limit time.Duration, shots map[string]string) (*env, *tab, string) {
+	t := e.t
 	b := e.tab("alice")
 	b.login("alice")
 	id := b.createTable(game, players, opts, nil)
-	b.shots = shots
+	if e.artDir != "" {
+		b.shots = maps.Clone(shots) // playToEnd deletes each one it takes
+	}
 	// The hint button answers with the hard bot's move or a clear message.
 	b.must(30*time.Second, "hint", chromedp.WaitVisible(tid("hand")), chromedp.Click(tid("hint")),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=hint-text], [data-testid=error-toast]`)))
@@ -548,17 +689,16 @@ func TestReloadResumes(t *testing.T) {
 	id := b.createTable("papayoo", 3, map[string]string{"rounds": "1"}, nil)
 	n := 0
 	for n < 4 {
-		kind, err := eval[string](b, pickJS)
-		if err != nil || kind == "wait" {
-			time.Sleep(50 * time.Millisecond)
+		e.expired("the first moves")
+		p, ok := b.nextPick(pickWait, 5*time.Second)
+		if !ok {
 			continue
 		}
-		if kind == "done" {
+		if p.Kind == "done" {
 			break
 		}
-		if b.do(3*time.Second, chromedp.Click(chromedp.CSS(`[data-e2e="go"]`))) == nil && kind == "move" {
+		if b.clickPick(p) && p.Kind == "move" {
 			n++
-			time.Sleep(150 * time.Millisecond)
 		}
 	}
 	handBefore, _ := eval[[]string](b, `[...document.querySelectorAll('[data-testid=hand-card]')].map((e) => e.dataset.card)`)

@@ -8,6 +8,7 @@ import (
 
 	"cardroom/games"
 	_ "cardroom/games/all" // the games of this build
+	"cardroom/server"
 )
 
 // gameTest is what the browser tests know of one game: how its whole-game
@@ -18,6 +19,12 @@ type gameTest struct {
 	shotAt  int               // the move after which the table is photographed
 	limit   time.Duration     // the whole game by clicks must end within (the table paces bot moves: views/table.js)
 	shots   map[string]string // data-testid → screenshot name, when it first shows
+	// seed, if not 0, is the tables' seed in the whole-game tests: the
+	// deal, and the random bots' moves, of a short game that still has what
+	// the test is about. The test's player is deterministic, so the game
+	// is the same every run while the engine and the page are; when they
+	// change, it is another game, perhaps a longer one.
+	seed uint64
 	// player is the game's part of pickJS: JavaScript that may use q(sel),
 	// en(sel) (enabled elements), mark(el, kind) and must return mark(…,
 	// 'move' or 'local') or 'wait'. A final-scores dialog, a spectator's
@@ -43,7 +50,8 @@ var gameTests = map[string]gameTest{
     return c.length ? mark(c[0], 'move') : 'wait';`,
 	},
 	"rum500": {
-		players: 3, opts: map[string]string{"target": "60"}, shotAt: 10, limit: 200 * time.Second,
+		// Seed 3: about 20 clicks, with a take from the pile.
+		players: 3, opts: map[string]string{"target": "60"}, shotAt: 10, limit: 180 * time.Second, seed: 3,
 		shots: map[string]string{"take-offer": "rum500-take-offer"},
 		player: `
     const opt = en('[data-testid=take-option]');
@@ -66,7 +74,10 @@ var gameTests = map[string]gameTest{
     return cards.length ? mark(cards[cards.length - 1], 'local') : 'wait';`,
 	},
 	"pisyedili": {
-		players: 3, opts: map[string]string{"hands": "1"}, shotAt: 6, limit: 240 * time.Second,
+		// Seed 12: about 35 clicks, with the opening, a jack's suit picker
+		// and a chain (a random deal takes 7 to 140 clicks, up to two
+		// minutes).
+		players: 3, opts: map[string]string{"hands": "1"}, shotAt: 6, limit: 180 * time.Second, seed: 12,
 		shots: map[string]string{"suit-picker": "pisyedili-jack", "chain": "pisyedili-chain", "opening": "pisyedili-opening"},
 		player: `
     const suit = en('[data-testid=suit-picker] button[data-testid^=suit-]');
@@ -90,13 +101,20 @@ func sortedGames() []string {
 	return out
 }
 
+// seeded is the server tweak that gives the game's tables its seed.
+func (g gameTest) seeded(c *server.Config) {
+	if g.seed != 0 {
+		c.Seeds = func() uint64 { return g.seed }
+	}
+}
+
 // playWholeGame plays the game's whole-game test (gameTests).
 func playWholeGame(t *testing.T, game string) (*env, *tab, string) {
 	g, ok := gameTests[game]
 	if !ok {
 		t.Fatalf("no gameTests entry for %s", game)
 	}
-	return playGame(t, game, g.players, g.opts, g.shotAt, g.limit, g.shots)
+	return playGame(newEnv(t, g.seeded), game, g.players, g.opts, g.shotAt, g.limit, g.shots)
 }
 
 // TestEveryGameIsPlayed: every game of the build has a player and a short

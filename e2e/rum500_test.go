@@ -146,10 +146,12 @@ func planFor(d rumDeal) (jokerPlan, bool) {
 	return p, p.y1 != ""
 }
 
-// clickJS clicks the element a selector finds with a real mouse click.
+// click clicks the element a selector finds with a real mouse click, once
+// no card moves (a card on its way, or a pile spreading out, is not where
+// the click would aim).
 func (b *tab) click(what, sel string) {
 	b.e.t.Helper()
-	b.must(10*time.Second, what, chromedp.WaitVisible(chromedp.CSS(sel)), chromedp.Click(chromedp.CSS(sel)))
+	b.must(10*time.Second, what, chromedp.WaitVisible(chromedp.CSS(sel)), settled, chromedp.Click(chromedp.CSS(sel)))
 }
 
 // waitJS waits until a JavaScript condition holds on the page.
@@ -330,30 +332,31 @@ func TestRum500JokersAndDeepTake(t *testing.T) {
 // every player's table points and the cards left in their hands, and stays
 // until it is closed; it can be opened again.
 func TestRum500HandSummary(t *testing.T) {
-	e := newEnv(t)
+	// Seed 5: the first hand ends after a few turns (a random deal takes
+	// two or three times as long).
+	e := newEnv(t, func(c *server.Config) { c.Seeds = func() uint64 { return 5 } })
 	b := e.tab("alice")
 	b.login("alice")
 	b.createTable("rum500", 3, map[string]string{"target": "1000"}, nil)
-	pick := `(() => { if (document.querySelector('[data-testid=hand-summary]')) return 'summary'; return ` + pickJS + `; })()`
+	player := pickWaitJS(`(() => { if (document.querySelector('[data-testid=hand-summary]')) return 'summary'; return ` + pickJS + `; })()`)
 	deadline := time.Now().Add(120 * time.Second)
 	for {
 		if time.Now().After(deadline) {
 			b.screenshot("rum500-no-summary")
 			t.Fatal("no hand summary within 120 s")
 		}
-		kind, err := eval[string](b, pick)
-		if err != nil || kind == "wait" {
-			time.Sleep(40 * time.Millisecond)
+		e.expired("playing to the first hand's end")
+		p, ok := b.nextPick(player, 5*time.Second)
+		if !ok {
 			continue
 		}
-		if kind == "summary" {
+		if p.Kind == "summary" {
 			break
 		}
-		if kind == "done" {
+		if p.Kind == "done" {
 			t.Fatal("the game ended without a hand summary")
 		}
-		b.do(3*time.Second, chromedp.Click(chromedp.CSS(`[data-e2e="go"]`)))
-		time.Sleep(30 * time.Millisecond)
+		b.clickPick(p)
 	}
 	b.screenshot("rum500-hand-summary")
 	// On a phone the summary fits the screen's width.

@@ -40,6 +40,11 @@ type Replay struct {
 	Entry  *ReplayEntry `json:"entry,omitempty"`
 	View   game.View    `json:"view"`
 	Result *game.Result `json:"result"`
+	// History is the public move history up to this step, from the
+	// request's history_from on (at most its last MaxHistory entries);
+	// HistoryNew is the index of the first entry this step made.
+	History    *MoveHistory `json:"history"`
+	HistoryNew int          `json:"history_new"`
 }
 
 // ReplayEntry is one record entry: a seat's move, or a chance outcome.

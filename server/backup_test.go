@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -27,14 +26,7 @@ func TestBackupMidGameRestores(t *testing.T) {
 	id := seatAll(t, c)
 	last := c.play(id, 7, atLeast(20))
 	ackSeq, mv := oneMore(t, c, id, last)
-	before := map[int]state{}
-	for len(before) < 4 {
-		var s state
-		json.Unmarshal(c.nextRaw(5*time.Second), &s)
-		if s.Type == "state" && s.Seq >= ackSeq {
-			before[s.Seat] = s
-		}
-	}
+	before := statesAt(c, ackSeq)
 
 	restored := t.TempDir()
 	dest := filepath.Join(restored, "cardroom.db")

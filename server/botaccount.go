@@ -23,9 +23,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/coder/websocket"
-
 	"cardroom/protocol"
+	"cardroom/server/wsconn"
 	"cardroom/store"
 	"cardroom/table"
 )
@@ -357,7 +356,7 @@ func (s *Server) closeBotConns(h string) int {
 	s.mu.Unlock()
 	for _, c := range cs {
 		c.sendErr(nil, "", &table.Error{Code: protocol.Unauthorized, Msg: "this bot token was revoked: the connection is closed"})
-		c.kill(websocket.StatusPolicyViolation, "bot token revoked")
+		c.kill(wsconn.StatusPolicyViolation, "bot token revoked")
 	}
 	return len(cs)
 }

@@ -61,7 +61,7 @@ func startServer(t *testing.T, dir string, tc table.Config) *testServer {
 	return startServerCfg(t, dir, Config{Table: tc, Rate: 10000, Burst: 10000})
 }
 
-func startServerCfg(t *testing.T, dir string, cfg Config) *testServer {
+func startServerCfg(t testing.TB, dir string, cfg Config) *testServer {
 	t.Helper()
 	tc := cfg.Table
 	if cfg.Store == nil {
@@ -75,6 +75,12 @@ func startServerCfg(t *testing.T, dir string, cfg Config) *testServer {
 		tc.Grace = time.Hour
 	}
 	cfg.Log, cfg.Table = quietLog(), tc
+	if cfg.Analysis == (AnalysisConfig{}) {
+		// Analysing every finished game in the background would spend the
+		// test run's CPU on work few tests look at; those that do set a
+		// budget.
+		cfg.Analysis.Off = true
+	}
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)

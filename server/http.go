@@ -42,6 +42,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /api/quickplay", s.auth(s.handleQuick))
 	m.HandleFunc("GET /api/records/{id}", s.handleRecord)
 	m.HandleFunc("GET /api/records/{id}/replay", s.handleReplay)
+	s.analysisRoutes(m)
 	m.HandleFunc("GET /api/history", s.auth(s.handleMyHistory))
 	m.HandleFunc("GET /api/players/{player}/history", s.handleHistory)
 	m.HandleFunc("GET /healthz", s.handleHealth)
@@ -412,6 +413,10 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 		}
 		seat = n
 	}
+	hist, histFrom := s.replayHistory(w, r, meta.ID, eng)
+	if hist == nil {
+		return
+	}
 	rec := table.Record(meta, events[:step])
 	st, err := record.Replay(eng, rec, nil)
 	if err != nil {
@@ -420,6 +425,7 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	out := protocol.Replay{Table: meta.ID, Game: meta.Game, Step: step, Steps: len(events), Seat: game.Seat(seat),
 		View: st.View(game.Seat(seat))}
+	out.History, out.HistoryNew = hist.upTo(step, histFrom)
 	if step > 0 {
 		e := events[step-1]
 		if e.Chance {
@@ -563,6 +569,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	s.ratingMetrics(metric)
 	s.botMetrics(metric) // botaccount.go
 	s.chatMetrics(metric)
+	s.analysisMetrics(metric) // analysis.go
 	ps := s.pool.Stats()
 	metric("cardroom_bot_workers", "gauge", "Workers computing bot moves and hints.", ps.Workers)
 	metric("cardroom_bot_running", "gauge", "Bot decisions and hints being computed.", ps.Running)
@@ -572,6 +579,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	s.pool.WriteMetrics(&b) // the bot budget, latency and iterations (bot/pool/metrics.go)
 	metric("cardroom_messages_in_total", "counter", "WebSocket messages received.", s.msgsIn.Load())
 	metric("cardroom_messages_out_total", "counter", "WebSocket messages queued to clients.", s.msgsOut.Load())
+	metric("cardroom_ws_writes_total", "counter", "Writes to sockets; the messages queued while a socket's writer was busy share one.", s.wsWrites.Load())
 	metric("cardroom_bad_input_total", "counter", "Client messages refused as bad input.", s.badInput.Load())
 	metric("cardroom_rate_disconnects_total", "counter", "Clients disconnected for flooding.", s.rateKicks.Load())
 	fmt.Fprintf(&b, "# HELP cardroom_move_latency_seconds From a move's arrival at its table to its broadcast being queued (includes the commit).\n# TYPE cardroom_move_latency_seconds histogram\n")

@@ -15,7 +15,7 @@ import (
 // kept under every idle reader). Pings still reach every socket, from the
 // server's one pinger.
 func TestIdleSocketCost(t *testing.T) {
-	ts := startServerCfg(t, t.TempDir(), Config{PingInterval: 200 * time.Millisecond, Table: table.Config{}})
+	ts := startServerCfg(t, t.TempDir(), Config{PingInterval: 400 * time.Millisecond, Table: table.Config{}})
 	sess := newSession(t, ts.url, "idle")
 	settle := func() int {
 		var n int
@@ -73,7 +73,7 @@ func TestIdleSocketCost(t *testing.T) {
 	}
 	// The server's pinger keeps them alive: after several ping intervals
 	// every socket is still open.
-	time.Sleep(time.Second)
+	time.Sleep(2 * time.Second)
 	if c := ts.s.connections.Load(); c != n {
 		t.Errorf("after 5 ping intervals %d connections, want %d", c, n)
 	}

@@ -2,16 +2,80 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"strconv"
 	"sync"
 
+	"cardroom/game"
+	"cardroom/protocol"
 	"cardroom/record"
 	"cardroom/store"
+	"cardroom/table"
 )
 
-// finished is a finished game's row and event log.
+// finished is a finished game's row and event log, and its move history
+// once a replay asked for it (hist).
 type finished struct {
-	meta   store.Table
-	events []record.Entry
+	meta     store.Table
+	events   []record.Entry
+	histOnce sync.Once
+	hist     *replayHistory
+}
+
+// replayHistory is a finished game's public move history (docs/protocol.md,
+// "The move history"), described once per cached game from its log by the
+// engine, as the running table described it: the same entries, but without
+// the stand-in marks (by), which only the running table knew.
+type replayHistory struct {
+	entries []protocol.HistoryEntry
+	at      []int // at[i]: the entries the first i steps of the log made
+}
+
+// history is the game's move history, described on first use. A log that
+// stops replaying (it replayed when the game was played, so this does not
+// happen) keeps the history it had up to there.
+func (f *finished) history(eng game.Engine) *replayHistory {
+	f.histOnce.Do(func() { f.hist = describeLog(eng, f.meta, f.events) })
+	return f.hist
+}
+
+func describeLog(eng game.Engine, meta store.Table, events []record.Entry) *replayHistory {
+	h := &replayHistory{at: make([]int, 1, len(events)+1)}
+	hi, ok := eng.(game.Historian)
+	st, err := table.Record(meta, nil).Start(eng)
+	var buf []game.Entry
+	for _, e := range events {
+		if ok && err == nil && !e.Comment {
+			before := st.Clone()
+			if err = record.Step(st, e); err == nil {
+				if e.Chance {
+					buf = hi.AppendChance(buf[:0], before, st)
+				} else {
+					m, _ := st.ParseMove(e.Text) // it parsed in record.Step
+					buf = hi.AppendMove(buf[:0], before, st, e.Seat, m, "")
+				}
+				for i := range buf {
+					h.entries = append(h.entries, protocol.EntryOf(&buf[i], eng.Deck()))
+				}
+			}
+		}
+		h.at = append(h.at, len(h.entries))
+	}
+	return h
+}
+
+// upTo is the history after step of the log, from entry from on (a client
+// that holds the first entries asks only for the rest), at most the last
+// protocol.MaxHistory of it; and where the entries of that step begin.
+func (h *replayHistory) upTo(step, from int) (*protocol.MoveHistory, int) {
+	end := h.at[step]
+	from = min(max(from, end-protocol.MaxHistory), end)
+	first := 0
+	if step > 0 {
+		first = h.at[step-1]
+	}
+	return &protocol.MoveHistory{From: from, Entries: h.entries[from:end:end]}, first
 }
 
 // recordCache keeps the logs of recently read finished games: a finished
@@ -66,4 +130,27 @@ func (c *recordCache) get(ctx context.Context, st store.Store, id string) (*fini
 	c.m[id] = f
 	c.mu.Unlock()
 	return f, nil
+}
+
+// replayHistory is the history of finished game id for its replay, and
+// the replay's history_from: the entries the client already holds (0 to
+// the game's count; default 0). On a bad number or a store error it writes
+// the answer and returns nil.
+func (s *Server) replayHistory(w http.ResponseWriter, r *http.Request, id string, eng game.Engine) (*replayHistory, int) {
+	f, err := s.records.get(r.Context(), s.store, id)
+	if err != nil {
+		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the record cannot be read now; retry")
+		return nil, 0
+	}
+	h := f.history(eng)
+	from := 0
+	if v := r.URL.Query().Get("history_from"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > len(h.entries) {
+			writeErr(w, http.StatusBadRequest, protocol.BadRequest, fmt.Sprintf("history_from must be 0 to %d", len(h.entries)))
+			return nil, 0
+		}
+		from = n
+	}
+	return h, from
 }

@@ -59,6 +59,21 @@ func oneMore(t *testing.T, c *client, id string, last map[int]state) (int, strin
 	return 0, ""
 }
 
+// statesAt waits for the four seats' states at seq or later (the
+// broadcast of an acknowledged move) and returns them by seat.
+func statesAt(c *client, seq int) map[int]state {
+	c.t.Helper()
+	out := map[int]state{}
+	for len(out) < 4 {
+		var s state
+		json.Unmarshal(c.nextRaw(5*time.Second), &s)
+		if s.Type == "state" && s.Seq >= seq {
+			out[s.Seat] = s
+		}
+	}
+	return out
+}
+
 // resume reconnects with the token, checks the welcome lists the seats,
 // watches the table and returns the four views.
 func resume(t *testing.T, base string, sess session, id string) (*client, map[int]state) {
@@ -107,14 +122,7 @@ func TestRestartResumes(t *testing.T) {
 	last := c.play(id, 7, atLeast(20))
 	ackSeq, mv := oneMore(t, c, id, last)
 	// Wait for the broadcast of that move: the views we compare with.
-	before := map[int]state{}
-	for len(before) < 4 {
-		var s state
-		json.Unmarshal(c.nextRaw(5*time.Second), &s)
-		if s.Type == "state" && s.Seq >= ackSeq {
-			before[s.Seat] = s
-		}
-	}
+	before := statesAt(c, ackSeq)
 	ts.stop()
 	c.close()
 

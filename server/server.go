@@ -25,12 +25,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"cardroom/bot"
 	"cardroom/bot/pool"
 	"cardroom/games"
 	"cardroom/protocol"
+	"cardroom/server/wsconn"
 	"cardroom/store"
 	"cardroom/table"
 	"cardroom/web"
@@ -106,7 +105,7 @@ type Config struct {
 	// (default 10 min).
 	SessionPurgeEvery time.Duration
 	// AllowedOrigins are extra Origin host patterns accepted on /ws (the
-	// room's own host is always accepted; see websocket.AcceptOptions).
+	// room's own host is always accepted; see wsconn.AcceptOptions).
 	AllowedOrigins []string
 	// PublicURL is the address people use to reach the room, such as
 	// https://cards.example.com when a reverse proxy serves it (default
@@ -146,6 +145,8 @@ type Config struct {
 	Bots BotConfig
 	// Chat bounds table chat (chat.go).
 	Chat ChatConfig
+	// Analysis is the post-game analysis (analysis.go).
+	Analysis AnalysisConfig
 }
 
 // Server is one card room node.
@@ -177,6 +178,7 @@ type Server struct {
 	quarantine     []Damaged
 	msgsIn         atomic.Int64
 	msgsOut        atomic.Int64
+	wsWrites       atomic.Int64 // write system calls to sockets (several messages may share one)
 	badInput       atomic.Int64
 	rateKicks      atomic.Int64
 	closing        atomic.Bool
@@ -189,6 +191,7 @@ type Server struct {
 
 	chat      *chatHub   // table chat (chat.go)
 	rematches *rematches // rematch offers and series (rematch.go)
+	an        *analyser  // post-game analysis (analysis.go)
 }
 
 // New builds a server and restores every unfinished table from the store.
@@ -265,6 +268,11 @@ func New(cfg Config) (*Server, error) {
 	tc.OnStop = s.tableStopped
 	tc.BotAccount = s.isBotAccount // botaccount.go
 	s.cfg.Table = tc
+	if s.an, err = newAnalyser(s, cfg.Analysis); err != nil { // analysis.go
+		s.lobby.stop()
+		s.pool.Close()
+		return nil, err
+	}
 	s.routes()
 	if err := s.restore(); err != nil {
 		s.lobby.stop()
@@ -422,6 +430,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) onChange(sum *table.Summary) {
 	s.lobby.update(sum)
 	if sum.Status == store.StatusFinished {
+		s.an.finished(sum) // analysis.go
 		if sum.Rated {
 			s.rateFinished(sum) // ratings.go
 		}
@@ -473,7 +482,7 @@ func (s *Server) closeSessionConns(h string) {
 	s.mu.Unlock()
 	for _, c := range cs {
 		c.sendErr(nil, "", &table.Error{Code: protocol.Unauthorized, Msg: "you logged out: this connection is closed"})
-		c.kill(websocket.StatusPolicyViolation, "logged out")
+		c.kill(wsconn.StatusPolicyViolation, "logged out")
 	}
 }
 
@@ -677,7 +686,7 @@ func seatCount(gameName, options string) (int, error) {
 }
 
 // originPatterns are the Origin hosts accepted on /ws besides the room's
-// own (websocket.Accept always accepts an Origin whose host is the
+// own (wsconn.Accept always accepts an Origin whose host is the
 // request's Host, and a request with no Origin: a program, not a page).
 // A page elsewhere, even on localhost, cannot open a cookie-authenticated
 // socket.

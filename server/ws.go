@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
+	"cardroom/server/wsconn"
 
 	"cardroom/bot"
 	"cardroom/game"
@@ -44,12 +43,12 @@ func parseOpts(s string) (game.Options, error) {
 // queue is empty, so thousands of quiet spectators hold no writer stacks.
 type conn struct {
 	s    *Server
-	ws   *websocket.Conn
+	ws   *wsconn.Conn
 	sess store.Session
 	done chan struct{}
 	once sync.Once
 	why  string
-	code websocket.StatusCode
+	code wsconn.StatusCode
 
 	writing atomic.Int64 // start of the write in progress (unix ns), 0 if none
 
@@ -82,7 +81,7 @@ func (c *conn) Send(b []byte) bool {
 	if len(c.queue) >= c.s.cfg.OutQueue || c.bytes+len(b) > c.s.cfg.OutQueueBytes {
 		c.mu.Unlock()
 		c.s.slowKicks.Add(1)
-		c.drop(websocket.StatusPolicyViolation, "too slow: outgoing queue full")
+		c.drop(wsconn.StatusPolicyViolation, "too slow: outgoing queue full")
 		return false
 	}
 	c.queue = append(c.queue, b)
@@ -139,7 +138,7 @@ func (c *conn) next(done [][]byte) (q [][]byte, finish bool) {
 
 // kill ends the connection after the writer has flushed what is queued
 // (briefly: errors explaining the disconnection reach the client).
-func (c *conn) kill(code websocket.StatusCode, why string) {
+func (c *conn) kill(code wsconn.StatusCode, why string) {
 	c.once.Do(func() {
 		c.why = why
 		c.code = code
@@ -157,7 +156,7 @@ func (c *conn) kill(code websocket.StatusCode, why string) {
 
 // drop ends the connection at once: the queue is freed and the socket
 // closed, which also ends a write blocked on a peer that does not read.
-func (c *conn) drop(code websocket.StatusCode, why string) {
+func (c *conn) drop(code wsconn.StatusCode, why string) {
 	c.kill(code, why)
 	c.mu.Lock()
 	already := c.closed
@@ -170,7 +169,7 @@ func (c *conn) drop(code websocket.StatusCode, why string) {
 	go c.ws.CloseNow()
 }
 
-func (c *conn) shutdown() { c.kill(websocket.StatusGoingAway, "server shutting down") }
+func (c *conn) shutdown() { c.kill(wsconn.StatusGoingAway, "server shutting down") }
 
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if s.closing.Load() {
@@ -194,11 +193,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	clearDeadlines(w) // the HTTP timeouts must not cut the socket (guard.go)
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.originPatterns()})
+	ws, err := wsconn.Accept(w, r, &wsconn.AcceptOptions{OriginPatterns: s.originPatterns(), ReadLimit: HardMaxFrame})
 	if err != nil {
 		return
 	}
-	ws.SetReadLimit(HardMaxFrame)
 	c := &conn{s: s, ws: ws, sess: sess, done: make(chan struct{}), finished: make(chan struct{}),
 		nextPing: time.Now().Add(s.cfg.PingInterval).UnixNano(),
 		watching: map[string]*table.Table{}, tokens: s.cfg.Burst, last: time.Now()}
@@ -219,7 +217,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 func (c *conn) serve() {
 	s, sess := c.s, c.sess
 	defer func() {
-		c.kill(websocket.StatusNormalClosure, "")
+		c.kill(wsconn.StatusNormalClosure, "")
 		for _, t := range c.watching {
 			t.Unsubscribe(c)
 			s.chat.leave(t.ID(), c) // chat.go
@@ -233,7 +231,7 @@ func (c *conn) serve() {
 	}()
 	c.welcome()
 	c.reader()
-	c.kill(websocket.StatusNormalClosure, "")
+	c.kill(wsconn.StatusNormalClosure, "")
 	<-c.finished
 }
 
@@ -282,20 +280,40 @@ func (c *conn) ping() {
 		default:
 			c.s.slowKicks.Add(1) // it does not read: its pong is unread
 		}
-		c.drop(websocket.StatusGoingAway, "ping timeout")
+		c.drop(wsconn.StatusGoingAway, "ping timeout")
 	}
 }
 
-// write sends one message. It has no deadline of its own (a timer per
-// write costs the room's tail latency at thousands of writes a second):
-// writing records when it started, and the server's watchdog drops a
-// connection whose write has waited longer than Config.WriteTimeout.
-func (c *conn) write(b []byte) error {
-	c.writing.Store(time.Now().UnixNano())
-	err := c.ws.Write(context.Background(), websocket.MessageText, b)
-	c.writing.Store(0)
-	return err
+// write sends the queued messages, all in one system call. It has no
+// deadline of its own (a timer per write costs the room's tail latency at
+// thousands of writes a second): writing records when it started, and the
+// server's watchdog drops a connection whose write has waited longer than
+// Config.WriteTimeout.
+//
+// A long queue goes in chunks of at most writeChunk bytes, each timed on
+// its own: the watchdog judges a peer by how fast it reads, not by how
+// much it was sent at once.
+func (c *conn) write(q [][]byte) error {
+	for len(q) > 0 {
+		k, size := 0, 0
+		for k < len(q) && (k == 0 || size+len(q[k]) <= writeChunk) {
+			size += len(q[k])
+			k++
+		}
+		c.writing.Store(time.Now().UnixNano())
+		err := c.ws.WriteText(q[:k]...)
+		c.writing.Store(0)
+		c.s.wsWrites.Add(1)
+		if err != nil {
+			return err
+		}
+		q = q[k:]
+	}
+	return nil
 }
+
+// writeChunk bounds the bytes of one write system call (see write).
+const writeChunk = 16 << 10
 
 // watchdog drops the connections whose current write has waited longer
 // than the write timeout (a peer that stopped reading), checking a few
@@ -321,7 +339,7 @@ func (s *Server) watchdog() {
 		for _, c := range cs {
 			if w := c.writing.Load(); w != 0 && w < limit {
 				s.slowKicks.Add(1)
-				c.drop(websocket.StatusGoingAway, "too slow: a write timed out")
+				c.drop(wsconn.StatusGoingAway, "too slow: a write timed out")
 			}
 		}
 		clear(cs)
@@ -342,14 +360,12 @@ func (c *conn) writer() {
 			}
 			return
 		}
-		for _, b := range q {
-			if err := c.write(b); err != nil {
-				// The peer has gone, or the watchdog closed a stalled
-				// write (and counted it).
-				c.drop(websocket.StatusGoingAway, "write failed")
-				c.finish()
-				return
-			}
+		if err := c.write(q); err != nil {
+			// The peer has gone, or the watchdog closed a stalled write
+			// (and counted it).
+			c.drop(wsconn.StatusGoingAway, "write failed")
+			c.finish()
+			return
 		}
 		batch = q
 	}
@@ -358,12 +374,9 @@ func (c *conn) writer() {
 // finish ends a killed connection: a last flush of the queue with a short
 // deadline, then the close handshake. Only the ending writer calls it.
 func (c *conn) finish() {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	for _, b := range c.take() {
-		if err := c.ws.Write(ctx, websocket.MessageText, b); err != nil {
-			break
-		}
+	if q := c.take(); len(q) > 0 {
+		c.ws.SetWriteDeadline(time.Now().Add(time.Second))
+		c.ws.WriteText(q...)
 	}
 	c.mu.Lock()
 	c.closed = true
@@ -429,7 +442,7 @@ func (c *conn) allow() bool {
 	c.strikes++
 	if c.strikes >= MaxStrikes {
 		c.s.rateKicks.Add(1)
-		c.kill(websocket.StatusPolicyViolation, "rate limit")
+		c.kill(wsconn.StatusPolicyViolation, "rate limit")
 	}
 	return false
 }
@@ -439,12 +452,14 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, MaxMessage+1); retur
 func (c *conn) reader() {
 	ctx := context.Background()
 	for {
-		typ, rd, err := c.ws.Reader(ctx)
+		typ, err := c.ws.Next()
 		if err != nil {
 			return
 		}
+		// The buffer is taken only once a message has come: an idle
+		// socket holds none.
 		bp := bufPool.Get().(*[]byte)
-		ok := c.readOne(ctx, typ, rd, *bp)
+		ok := c.readOne(ctx, typ, *bp)
 		bufPool.Put(bp)
 		if !ok {
 			return
@@ -453,14 +468,10 @@ func (c *conn) reader() {
 }
 
 // readOne reads and handles one message; false ends the connection.
-func (c *conn) readOne(ctx context.Context, typ websocket.MessageType, rd io.Reader, buf []byte) bool {
-	n, err := io.ReadFull(rd, buf)
-	if err == nil {
-		// Over the limit: drain the rest without keeping it.
-		if _, err := io.Copy(io.Discard, rd); err != nil {
-			return false
-		}
-	} else if err != io.ErrUnexpectedEOF && err != io.EOF {
+func (c *conn) readOne(ctx context.Context, typ wsconn.MessageType, buf []byte) bool {
+	// What does not fit in buf (over MaxMessage) is read and dropped.
+	n, _, err := c.ws.ReadMessage(buf)
+	if err != nil {
 		return false
 	}
 	select {
@@ -474,7 +485,7 @@ func (c *conn) readOne(ctx context.Context, typ websocket.MessageType, rd io.Rea
 		c.sendErr(nil, "", &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("over %g messages a second: message dropped", c.s.cfg.Rate)})
 		return true
 	}
-	if typ != websocket.MessageText {
+	if typ != wsconn.Text {
 		c.s.badInput.Add(1)
 		c.sendErr(nil, "", &table.Error{Code: protocol.BadJSON, Msg: "binary frames are not part of the protocol: send JSON text"})
 		return true

@@ -11,6 +11,10 @@ import (
 // The SQLite side of Accounts (migration 004_accounts). Writes go through
 // the single writer connection, as every write does.
 
+// sq is the SQL the SQLite store shares with the PostgreSQL one
+// (sqlshared.go): writes on the writer connection, reads on the readers.
+func (s *SQLite) sq() sqlStore { return sqlStore{w: s.w, r: s.r} }
+
 // CreateAccount implements Accounts. The unique index on skeleton decides
 // between two claims of look-alike names racing: one commits, the other
 // gets ErrNameTaken.
@@ -18,30 +22,7 @@ func (s *SQLite) CreateAccount(ctx context.Context, a Account) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM accounts WHERE player = ?`, a.Player).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
-		return ErrHasAccount
-	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO accounts(player, name, skeleton, hash, created, password_changed) VALUES (?, ?, ?, ?, ?, ?)`,
-		a.Player, a.Name, a.Skeleton, a.Hash, a.Created.UnixMilli(), a.PasswordChanged.UnixMilli())
-	if isConflict(err) {
-		return ErrNameTaken
-	}
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET name = ? WHERE player = ?`, a.Name, a.Player); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.sq().createAccount(ctx, a)
 }
 
 const accountColumns = `player, name, skeleton, hash, created, password_changed`
@@ -62,12 +43,12 @@ func scanAccount(row *sql.Row) (Account, error) {
 
 // AccountByPlayer implements Accounts.
 func (s *SQLite) AccountByPlayer(ctx context.Context, player string) (Account, error) {
-	return scanAccount(s.r.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE player = ?`, player))
+	return s.sq().accountBy(ctx, "player", player)
 }
 
 // AccountBySkeleton implements Accounts (by the accounts_skeleton index).
 func (s *SQLite) AccountBySkeleton(ctx context.Context, skeleton string) (Account, error) {
-	return scanAccount(s.r.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE skeleton = ?`, skeleton))
+	return s.sq().accountBy(ctx, "skeleton", skeleton)
 }
 
 // ChangePassword implements Accounts.
@@ -75,26 +56,7 @@ func (s *SQLite) ChangePassword(ctx context.Context, player, hash string, at tim
 	if err := s.writable(); err != nil {
 		return nil, err
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE accounts SET hash = ?, password_changed = ? WHERE player = ?`, hash, at.UnixMilli(), player)
-	if err != nil {
-		return nil, err
-	}
-	if n, err := res.RowsAffected(); err != nil || n == 0 {
-		if err == nil {
-			err = ErrNotFound
-		}
-		return nil, err
-	}
-	out, err := deleteSessionsOf(ctx, tx, player, keep)
-	if err != nil {
-		return nil, err
-	}
-	return out, tx.Commit()
+	return s.sq().changePassword(ctx, player, hash, at, keep)
 }
 
 // Rehash implements Accounts.
@@ -102,8 +64,7 @@ func (s *SQLite) Rehash(ctx context.Context, player, old, hash string) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	_, err := s.w.ExecContext(ctx, `UPDATE accounts SET hash = ? WHERE player = ? AND hash = ?`, hash, player, old)
-	return err
+	return s.sq().rehash(ctx, player, old, hash)
 }
 
 // SessionsOf implements Accounts (by the sessions_player index).
@@ -116,8 +77,10 @@ type queryer interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 }
 
+// sessionsOf and deleteSessionsOf number their parameters ($1), which
+// SQLite and PostgreSQL both read, so the PostgreSQL store shares them.
 func sessionsOf(ctx context.Context, q queryer, player string) ([]Session, error) {
-	rows, err := q.QueryContext(ctx, `SELECT token_hash, player, name, created, expires FROM sessions WHERE player = ?`, player)
+	rows, err := q.QueryContext(ctx, `SELECT token_hash, player, name, created, expires FROM sessions WHERE player = $1`, player)
 	if err != nil {
 		return nil, err
 	}
@@ -144,16 +107,7 @@ func (s *SQLite) DeleteSessionsOf(ctx context.Context, player, keep string) ([]s
 	if err := s.writable(); err != nil {
 		return nil, err
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	out, err := deleteSessionsOf(ctx, tx, player, keep)
-	if err != nil {
-		return nil, err
-	}
-	return out, tx.Commit()
+	return s.sq().deleteSessionsOf(ctx, player, keep)
 }
 
 // deleteSessionsOf deletes in tx the player's sessions but keep and
@@ -168,7 +122,7 @@ func deleteSessionsOf(ctx context.Context, tx queryer, player, keep string) ([]s
 		if se.TokenHash == keep {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, se.TokenHash); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = $1`, se.TokenHash); err != nil {
 			return nil, err
 		}
 		out = append(out, se.TokenHash)
@@ -182,21 +136,5 @@ func (s *SQLite) TrimSessions(ctx context.Context, player string, limit int) ([]
 	if err := s.writable(); err != nil {
 		return nil, err
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	ss, err := sessionsOf(ctx, tx, player)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for i := max(0, limit); i < len(ss); i++ {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, ss[i].TokenHash); err != nil {
-			return nil, err
-		}
-		out = append(out, ss[i].TokenHash)
-	}
-	return out, tx.Commit()
+	return s.sq().trimSessions(ctx, player, limit)
 }

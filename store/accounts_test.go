@@ -19,10 +19,14 @@ func accountStores(t *testing.T) map[string]interface {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sq.Close() })
-	return map[string]interface {
+	m := map[string]interface {
 		Store
 		Accounts
 	}{"sqlite": sq, "memory": NewMemory()}
+	if p := pgStore(t); p != nil {
+		m["postgres"] = p
+	}
+	return m
 }
 
 // TestAccountsContract runs the same checks on every implementation:

@@ -19,10 +19,14 @@ func TestBotAccountsContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sq.Close() })
-	for name, st := range map[string]interface {
+	all := map[string]interface {
 		Accounts
 		BotAccounts
-	}{"sqlite": sq, "memory": NewMemory()} {
+	}{"sqlite": sq, "memory": NewMemory()}
+	if p := pgStore(t); p != nil {
+		all["postgres"] = p
+	}
+	for name, st := range all {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			now := time.Now().UTC().Truncate(time.Millisecond)

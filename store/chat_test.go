@@ -12,11 +12,21 @@ import (
 // apart from other tables; the spectator switch and the reports round-trip,
 // a second report of a line by the same player is ErrDuplicate.
 func TestChatSQLite(t *testing.T) {
-	st, err := OpenSQLite(filepath.Join(t.TempDir(), "t.db"))
+	sq, err := OpenSQLite(filepath.Join(t.TempDir(), "t.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { sq.Close() })
+	chats := map[string]Chat{"sqlite": sq}
+	if p := pgStore(t); p != nil {
+		chats["postgres"] = p
+	}
+	for name, st := range chats {
+		t.Run(name, func(t *testing.T) { testChat(t, st) })
+	}
+}
+
+func testChat(t *testing.T, st Chat) {
 	ctx := context.Background()
 	at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	for i := int64(1); i <= 5; i++ {

@@ -5,8 +5,11 @@
 // node) resumes every unfinished game.
 //
 // Store is the small interface the server uses; SQLite (embedded, the
-// default) implements it, and Memory is a map-backed version for tests.
-// A PostgreSQL implementation can be added behind the same interface.
+// default) implements it, Postgres (postgres.go, for a cluster of nodes:
+// docs/cluster.md) implements it with the same guarantees, and Memory is a
+// map-backed version for tests. The SQL the two databases share is
+// sqlStore's (sqlshared.go). Leases (lease.go) is table ownership with
+// fenced appends, for a cluster.
 //
 // # Appends: committed or refused, never both
 //

@@ -30,8 +30,12 @@ type migration struct {
 
 // loadMigrations reads the embedded pairs, in number order; a migration
 // without its down step (or two with one number) is a build mistake.
-func loadMigrations() ([]migration, error) {
-	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+func loadMigrations() ([]migration, error) { return loadMigrationsFrom(migrationFiles, "migrations") }
+
+// loadMigrationsFrom is loadMigrations for the pairs in dir of fsys (the
+// PostgreSQL store's are in migrations_pg).
+func loadMigrationsFrom(fsys fs.ReadFileFS, dir string) ([]migration, error) {
+	names, err := fs.Glob(fsys, dir+"/*.sql")
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +55,7 @@ func loadMigrations() ([]migration, error) {
 		if n <= 0 {
 			return nil, fmt.Errorf("migration %s: no number", p)
 		}
-		body, err := migrationFiles.ReadFile(p)
+		body, err := fsys.ReadFile(p)
 		if err != nil {
 			return nil, err
 		}
@@ -135,6 +139,25 @@ func unknownMigration(applied map[int]string, ms []migration) string {
 	return strings.Join(unknown, ", ")
 }
 
+// pending returns the migrations of ms that db has not recorded, in
+// order, or an error if db records one that ms lacks.
+func pending(ctx context.Context, db querier, ms []migration) ([]migration, error) {
+	applied, err := appliedMigrations(ctx, db)
+	if err != nil {
+		return nil, fmt.Errorf("migrations: %w", err)
+	}
+	if u := unknownMigration(applied, ms); u != "" {
+		return nil, fmt.Errorf("the database has migrations this Cardroom does not know (%s): it was made by a newer version; run that one", u)
+	}
+	var out []migration
+	for _, m := range ms {
+		if _, ok := applied[m.n]; !ok {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
 // migrate applies the migrations not yet recorded, each in its own
 // transaction, and stamps the file with Cardroom's application_id.
 func (s *SQLite) migrate(ctx context.Context) error {
@@ -159,17 +182,11 @@ func (s *SQLite) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
-	applied, err := appliedMigrations(ctx, s.w)
+	todo, err := pending(ctx, s.w, ms)
 	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
+		return err
 	}
-	if u := unknownMigration(applied, ms); u != "" {
-		return fmt.Errorf("the database has migrations this Cardroom does not know (%s): it was made by a newer version; run that one", u)
-	}
-	for _, m := range ms {
-		if _, ok := applied[m.n]; ok {
-			continue
-		}
+	for _, m := range todo {
 		if err := s.runMigration(ctx, m.name, m.up, func(tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations(version) VALUES (?)`, m.name)
 			return err
@@ -192,24 +209,41 @@ func (s *SQLite) MigrateDown(ctx context.Context, to int) error {
 	if err != nil {
 		return err
 	}
-	applied, err := appliedMigrations(ctx, s.w)
+	undo, err := toUndo(ctx, s.w, ms, to)
 	if err != nil {
 		return err
 	}
-	for i := len(ms) - 1; i >= 0; i-- {
-		m := ms[i]
-		v, ok := applied[m.n]
-		if m.n <= to || !ok {
-			continue
-		}
+	for _, m := range undo {
 		if err := s.runMigration(ctx, m.name+" (down)", m.down, func(tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, `DELETE FROM schema_migrations WHERE version = ?`, v)
+			_, err := tx.ExecContext(ctx, `DELETE FROM schema_migrations WHERE version = ?`, m.recorded)
 			return err
 		}); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// appliedMigration is a migration as a database recorded it.
+type appliedMigration struct {
+	migration
+	recorded string // the version text in schema_migrations
+}
+
+// toUndo lists the migrations of ms that db records and that are numbered
+// above to, newest first: what MigrateDown undoes.
+func toUndo(ctx context.Context, db querier, ms []migration, to int) ([]appliedMigration, error) {
+	recorded, err := appliedMigrations(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	var out []appliedMigration
+	for i := len(ms) - 1; i >= 0; i-- {
+		if v, ok := recorded[ms[i].n]; ok && ms[i].n > to {
+			out = append(out, appliedMigration{ms[i], v})
+		}
+	}
+	return out, nil
 }
 
 // runMigration runs a script's statements and then record in one

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sort"
 )
@@ -159,47 +158,13 @@ func (m *Memory) RecentGames(_ context.Context, player, viewer string, offset, l
 	return ts[offset:min(len(ts), offset+limit)], nil
 }
 
-// visibleSQL is VisibleTo in SQL over the tables row t; it takes the
-// viewer three times as parameters.
-const visibleSQL = `(t.private = 0 OR (? != '' AND (t.owner = ? OR EXISTS (SELECT 1 FROM seats v WHERE v.table_id = t.id AND v.player = ?))))`
-
 // PlayerTally implements Profiles. A seat wins when its number is a word
 // of the winners column ("0 2").
 func (s *SQLite) PlayerTally(ctx context.Context, player, viewer string) ([]GameTally, error) {
-	if player == "" {
-		return nil, ErrNoPlayer
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT t.game, COUNT(DISTINCT t.id),
-		COUNT(DISTINCT CASE WHEN instr(' ' || t.winners || ' ', ' ' || p.seat || ' ') > 0 THEN t.id END)
-		FROM seats p JOIN tables t ON t.id = p.table_id
-		WHERE p.player = ? AND t.status = ? AND `+visibleSQL+`
-		GROUP BY t.game ORDER BY t.game`, player, StatusFinished, viewer, viewer, viewer)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := []GameTally{}
-	for rows.Next() {
-		var g GameTally
-		if err := rows.Scan(&g.Game, &g.Games, &g.Wins); err != nil {
-			return nil, fmt.Errorf("profile tally of %s: %w", player, err)
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return s.sq().playerTally(ctx, "instr", player, viewer)
 }
 
 // RecentGames implements Profiles.
 func (s *SQLite) RecentGames(ctx context.Context, player, viewer string, offset, limit int) ([]Table, error) {
-	if player == "" {
-		return nil, ErrNoPlayer
-	}
-	offset, limit = clampRecent(offset, limit)
-	out, err := s.tables(ctx, `SELECT `+tableCols+` FROM tables t
-		WHERE t.id IN (SELECT table_id FROM seats WHERE player = ?) AND t.status = ? AND `+visibleSQL+`
-		ORDER BY t.finished DESC, t.id LIMIT ? OFFSET ?`, player, StatusFinished, viewer, viewer, viewer, limit, offset)
-	if out == nil && err == nil {
-		out = []Table{}
-	}
-	return out, err
+	return s.sq().recentGames(ctx, player, viewer, offset, limit)
 }

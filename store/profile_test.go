@@ -22,10 +22,14 @@ func profileStores(t *testing.T) map[string]interface {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sq.Close() })
-	return map[string]interface {
+	m := map[string]interface {
 		Store
 		Profiles
 	}{"sqlite": sq, "memory": NewMemory()}
+	if p := pgStore(t); p != nil {
+		m["postgres"] = p
+	}
+	return m
 }
 
 // profileFixture stores the tables the profile tests read: ann (p1) plays

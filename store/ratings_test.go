@@ -23,10 +23,14 @@ func ratingStores(t *testing.T) map[string]interface {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sq.Close() })
-	return map[string]interface {
+	m := map[string]interface {
 		Store
 		Ratings
 	}{"sqlite": sq, "memory": NewMemory()}
+	if p := pgStore(t); p != nil {
+		m["postgres"] = p
+	}
+	return m
 }
 
 func near(a, b rating.Rating) bool {

@@ -40,6 +40,7 @@ type SQLite struct {
 	wg      sync.WaitGroup
 	once    sync.Once
 
+	window           *time.Timer  // the writer's commit window (gather)
 	commits, entries atomic.Int64 // CommitStats
 	txs              atomic.Int64 // event transactions attempted (tests count retries)
 	wal              walStats
@@ -84,7 +85,19 @@ type SQLiteOptions struct {
 	// CheckpointEvery is the period of the background passive checkpoint
 	// (default: the package variable CheckpointEvery, 1 s).
 	CheckpointEvery time.Duration
+	// CommitWindow is how long the writer waits, after the first entry of
+	// a batch, for more entries to share its transaction (0: commit what
+	// is queued at once; negative is refused). A transaction costs far
+	// more than the entries it holds, so under load a window of a
+	// millisecond or two trades that much latency per move for fewer
+	// transactions (docs/server.md has the figures). Idle, an entry waits
+	// the whole window: keep it small.
+	CommitWindow time.Duration
 }
+
+// MaxCommitWindow bounds SQLiteOptions.CommitWindow: every acknowledged
+// move waits for it.
+const MaxCommitWindow = 50 * time.Millisecond
 
 // CheckpointEvery is the default period of the background WAL checkpoint,
 // used when SQLiteOptions.CheckpointEvery is zero (cmd/cardroom sets it
@@ -114,6 +127,9 @@ func (o SQLiteOptions) withDefaults() (SQLiteOptions, error) {
 	}
 	if o.CheckpointEvery <= 0 {
 		o.CheckpointEvery = CheckpointEvery
+	}
+	if o.CommitWindow < 0 || o.CommitWindow > MaxCommitWindow {
+		return o, fmt.Errorf("commit window: want 0 to %v, not %v", MaxCommitWindow, o.CommitWindow)
 	}
 	if o.CheckpointEvery <= 0 {
 		o.CheckpointEvery = time.Second
@@ -321,7 +337,9 @@ func (s *SQLite) writer() {
 		case r := <-s.appends:
 			batch = batch[:0]
 			take(r)
-			if len(s.appends) == 0 {
+			if s.opt.CommitWindow > 0 {
+				s.gather(&batch, take)
+			} else if len(s.appends) == 0 {
 				// Let the goroutines that are ready run first: under load some
 				// are tables about to append, and one commit then serves them
 				// too (a commit costs far more than an entry). Idle, this
@@ -343,6 +361,27 @@ func (s *SQLite) writer() {
 			}
 		case <-s.kick:
 			s.watchWAL(true)
+		}
+	}
+}
+
+// gather waits up to the commit window for more entries, taking them
+// as they come, until the batch is full or the store is closing.
+func (s *SQLite) gather(batch *[]*appendReq, take func(*appendReq)) {
+	if s.window == nil {
+		s.window = time.NewTimer(s.opt.CommitWindow)
+	} else {
+		s.window.Reset(s.opt.CommitWindow)
+	}
+	defer s.window.Stop()
+	for len(*batch) < cap(*batch) {
+		select {
+		case r := <-s.appends:
+			take(r)
+		case <-s.window.C:
+			return
+		case <-s.done:
+			return
 		}
 	}
 }
@@ -430,18 +469,27 @@ func (s *SQLite) Append(ctx context.Context, table string, seq int, e record.Ent
 		return err
 	}
 	r := &appendReq{table: table, seq: seq, e: e, reply: make(chan error, 1)}
+	return handOff(ctx, s.appends, r, r, s.done, s.stopped)
+}
+
+// handOff queues item (whose request is r) for a store's writer and waits
+// for its answer by the appendReq rules: a caller whose ctx ends while the
+// entry is still queued withdraws it; one whose entry the writer took
+// waits for the real outcome (within one transaction). done is the
+// store's closing, stopped its writer's end.
+func handOff[T any](ctx context.Context, q chan<- T, item T, r *appendReq, done, stopped <-chan struct{}) error {
 	select {
-	case s.appends <- r:
+	case q <- item:
 	case <-ctx.Done():
 		return ctx.Err() // never queued
-	case <-s.done:
+	case <-done:
 		return ErrClosed
 	}
 	select {
 	case err := <-r.reply:
 		return err
 	case <-ctx.Done():
-	case <-s.stopped:
+	case <-stopped:
 		// Queued after the writer's last drain: nobody will take it.
 	}
 	if r.state.CompareAndSwap(reqQueued, reqAbandoned) {
@@ -450,8 +498,7 @@ func (s *SQLite) Append(ctx context.Context, table string, seq int, e record.Ent
 		}
 		return ErrClosed
 	}
-	// The writer took it first: its answer is the truth, and it comes
-	// within one transaction (bounded by the busy timeout).
+	// The writer took it first: its answer is the truth.
 	return <-r.reply
 }
 
@@ -487,27 +534,20 @@ func (s *SQLite) Events(ctx context.Context, table string) ([]record.Entry, erro
 	return out, nil
 }
 
+// The sessions and tables are the SQL the PostgreSQL store shares
+// (sqlshared.go); the SQLite store adds its read-only guard.
+
 // CreateSession implements Store.
 func (s *SQLite) CreateSession(ctx context.Context, se Session) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	_, err := s.w.ExecContext(ctx, `INSERT INTO sessions(token_hash, player, name, created, expires) VALUES (?, ?, ?, ?, ?)`,
-		se.TokenHash, se.Player, se.Name, se.Created.UnixMilli(), se.Expires.UnixMilli())
-	return err
+	return s.sq().createSession(ctx, se)
 }
 
 // Session implements Store.
 func (s *SQLite) Session(ctx context.Context, h string) (Session, error) {
-	var se Session
-	var c, e int64
-	err := s.r.QueryRowContext(ctx, `SELECT token_hash, player, name, created, expires FROM sessions WHERE token_hash = ?`, h).
-		Scan(&se.TokenHash, &se.Player, &se.Name, &c, &e)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Session{}, ErrNotFound
-	}
-	se.Created, se.Expires = time.UnixMilli(c).UTC(), time.UnixMilli(e).UTC()
-	return se, err
+	return s.sq().session(ctx, h)
 }
 
 // DeleteSession implements Store.
@@ -515,8 +555,7 @@ func (s *SQLite) DeleteSession(ctx context.Context, h string) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	_, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, h)
-	return err
+	return s.sq().deleteSession(ctx, h)
 }
 
 // PurgeSessions implements Store (by the sessions_expires index).
@@ -524,20 +563,11 @@ func (s *SQLite) PurgeSessions(ctx context.Context, now time.Time) (int, error) 
 	if err := s.writable(); err != nil {
 		return 0, err
 	}
-	res, err := s.w.ExecContext(ctx, `DELETE FROM sessions WHERE expires <= ?`, now.UnixMilli())
-	if err != nil {
-		return 0, err
-	}
-	n, err := res.RowsAffected()
-	return int(n), err
+	return s.sq().purgeSessions(ctx, now)
 }
 
 // CountSessions implements Store.
-func (s *SQLite) CountSessions(ctx context.Context) (int, error) {
-	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT count(*) FROM sessions`).Scan(&n)
-	return n, err
-}
+func (s *SQLite) CountSessions(ctx context.Context) (int, error) { return s.sq().countSessions(ctx) }
 
 func b2i(b bool) int {
 	if b {
@@ -551,24 +581,7 @@ func (s *SQLite) CreateTable(ctx context.Context, t Table) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, `INSERT INTO tables(id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished, winners, rated, when_empty, stand_in)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		t.ID, t.Game, t.Options, b2i(t.Private), t.Invite, t.ClockMS, t.BotLevel, t.Owner, int64(t.Seed), t.Created.UnixMilli(), t.Status, orStar(t.Result), ms(t.Finished), seatsText(t.Winners), b2i(t.Rated), t.WhenEmpty, seatsText(t.StandIn))
-	if err != nil {
-		if isConflict(err) {
-			return ErrConflict
-		}
-		return err
-	}
-	if err := writeSeats(ctx, tx, t); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.sq().createTable(ctx, t)
 }
 
 func orStar(s string) string {
@@ -585,41 +598,12 @@ func ms(t time.Time) int64 {
 	return t.UnixMilli()
 }
 
-func writeSeats(ctx context.Context, tx *sql.Tx, t Table) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE table_id = ?`, t.ID); err != nil {
-		return err
-	}
-	for i, st := range t.Seats {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO seats(table_id, seat, player, name, bot) VALUES (?, ?, ?, ?, ?)`,
-			t.ID, i, st.Player, st.Name, st.Bot); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // UpdateTable implements Store.
 func (s *SQLite) UpdateTable(ctx context.Context, t Table) error {
 	if err := s.writable(); err != nil {
 		return err
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE tables SET status = ?, result = ?, finished = ?, winners = ?, stand_in = ? WHERE id = ?`,
-		t.Status, orStar(t.Result), ms(t.Finished), seatsText(t.Winners), seatsText(t.StandIn), t.ID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	if err := writeSeats(ctx, tx, t); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.sq().updateTable(ctx, t)
 }
 
 const tableCols = `id, game, options, private, invite, clock_ms, bot_level, owner, seed, created, status, result, finished, winners, rated, when_empty, stand_in`
@@ -671,101 +655,21 @@ func scanTable(sc interface{ Scan(...any) error }) (Table, error) {
 	return t, err
 }
 
-func (s *SQLite) seats(ctx context.Context, t *Table) error {
-	rows, err := s.r.QueryContext(ctx, `SELECT seat, player, name, bot FROM seats WHERE table_id = ? ORDER BY seat`, t.ID)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	t.Seats = nil
-	for rows.Next() {
-		var n int
-		var st Seat
-		if err := rows.Scan(&n, &st.Player, &st.Name, &st.Bot); err != nil {
-			return fmt.Errorf("table %s: seats unreadable: %w", t.ID, err)
-		}
-		if n < 0 || n > maxSeat {
-			return fmt.Errorf("table %s: seat %d is damaged", t.ID, n)
-		}
-		for len(t.Seats) <= n {
-			t.Seats = append(t.Seats, Seat{})
-		}
-		t.Seats[n] = st
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("table %s: seats unreadable: %w", t.ID, err)
-	}
-	return nil
-}
-
 // Table implements Store.
-func (s *SQLite) Table(ctx context.Context, id string) (Table, error) {
-	t, err := scanTable(s.r.QueryRowContext(ctx, `SELECT `+tableCols+` FROM tables WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Table{}, ErrNotFound
-	}
-	if err != nil {
-		return Table{}, fmt.Errorf("table %s: unreadable: %w", id, err)
-	}
-	return t, s.seats(ctx, &t)
-}
-
-func (s *SQLite) tables(ctx context.Context, query string, args ...any) ([]Table, error) {
-	rows, err := s.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	var out []Table
-	for rows.Next() {
-		t, err := scanTable(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	for i := range out {
-		if err := s.seats(ctx, &out[i]); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
+func (s *SQLite) Table(ctx context.Context, id string) (Table, error) { return s.sq().table(ctx, id) }
 
 // Unfinished implements Store.
-func (s *SQLite) Unfinished(ctx context.Context) ([]Table, error) {
-	return s.tables(ctx, `SELECT `+tableCols+` FROM tables WHERE status IN (?, ?) ORDER BY id`, StatusOpen, StatusPlaying)
-}
+func (s *SQLite) Unfinished(ctx context.Context) ([]Table, error) { return s.sq().unfinished(ctx) }
 
 // UnfinishedIDs implements Store. It reads the tables_status index alone
 // (id and status), so a damaged row or seat list elsewhere does not fail it.
 func (s *SQLite) UnfinishedIDs(ctx context.Context) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id FROM tables WHERE status IN (?, ?) ORDER BY id`, StatusOpen, StatusPlaying)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return s.sq().unfinishedIDs(ctx)
 }
 
 // History implements Store.
 func (s *SQLite) History(ctx context.Context, player string, limit int) ([]Table, error) {
-	if limit <= 0 {
-		limit = 100
-	}
-	return s.tables(ctx, `SELECT `+tableCols+` FROM tables WHERE id IN (SELECT table_id FROM seats WHERE player = ?) AND status != ? ORDER BY created DESC, id LIMIT ?`, player, StatusClosed, limit)
+	return s.sq().history(ctx, player, limit)
 }
 
 // Close stops the writer after committing what is queued, truncates the

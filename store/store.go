@@ -144,9 +144,10 @@ type Memory struct {
 	sessions map[string]Session
 	tables   map[string]Table
 	events   map[string][]record.Entry
-	accounts map[string]Account // by player (accounts.go); made on first use
-	ratings  *memRatings        // ratings.go; made on first use
-	bots     *memBots           // botaccount.go; made on first use
+	accounts map[string]Account  // by player (accounts.go); made on first use
+	ratings  *memRatings         // ratings.go; made on first use
+	bots     *memBots            // botaccount.go; made on first use
+	leases   map[string]memLease // lease.go; made on first use
 	// FailAppend, when set, makes Append fail (to test storage faults).
 	FailAppend error
 }
@@ -293,6 +294,11 @@ func (m *Memory) History(_ context.Context, player string, limit int) ([]Table, 
 func (m *Memory) Append(ctx context.Context, table string, seq int, e record.Entry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return m.appendLocked(ctx, table, seq, e)
+}
+
+// appendLocked is Append under m.mu (AppendFenced checks its lease first).
+func (m *Memory) appendLocked(ctx context.Context, table string, seq int, e record.Entry) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

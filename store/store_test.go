@@ -19,7 +19,11 @@ func stores(t testing.TB) map[string]Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sq.Close() })
-	return map[string]Store{"sqlite": sq, "memory": NewMemory()}
+	m := map[string]Store{"sqlite": sq, "memory": NewMemory()}
+	if p := pgStore(t); p != nil {
+		m["postgres"] = p
+	}
+	return m
 }
 
 // TestStoreContract runs the same checks on every implementation.
@@ -81,9 +85,16 @@ func BenchmarkAppendParallel(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
+	appendParallel(b, st)
+}
+
+// appendParallel appends from 64 goroutines per core, one table each
+// (also the PostgreSQL store's benchmark).
+func appendParallel(b *testing.B, st Store) {
 	var mu sync.Mutex
 	n := 0
 	b.SetParallelism(64)
+	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		mu.Lock()
 		n++

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -87,17 +88,70 @@ func placeholders(s string) string {
 	return strings.Join(p, ",")
 }
 
+// pluralCategories are the plural variants each language may give a
+// counted text (key_few beside key), as Intl.PluralRules names them: the
+// client's PLURALS (js/i18n.js) must say the same.
+var pluralCategories = map[string][]string{
+	"en": {"one", "other"},
+	"pl": {"one", "few", "many", "other"},
+	"cs": {"one", "few", "many", "other"},
+	"tr": {"one", "other"},
+}
+
+// allCategories are every suffix Intl.PluralRules may return.
+var allCategories = []string{"zero", "one", "two", "few", "many", "other"}
+
+// pluralBase splits a plural variant ("x.cards_few") into its plain key and
+// category when the plain key exists in m; ok is false for any other key.
+func pluralBase(m map[string]string, k string) (base, cat string, ok bool) {
+	for _, c := range allCategories {
+		if b, found := strings.CutSuffix(k, "_"+c); found {
+			if _, plain := m[b]; plain {
+				return b, c, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// subset reports whether every placeholder of a is one of b's.
+func subset(a, b string) bool {
+	have := map[string]bool{}
+	for _, p := range strings.Split(b, ",") {
+		have[p] = true
+	}
+	for _, p := range strings.Split(a, ",") {
+		if p != "" && !have[p] {
+			return false
+		}
+	}
+	return true
+}
+
 // TestTranslationsComplete checks that every key exists in all four
 // languages, that no text is empty, and that every translation uses the same
-// {placeholders} as the English text.
+// {placeholders} as the English text. Plural variants (key_one, key_few, …)
+// are each language's own: a language has those its grammar needs
+// (pluralCategories), each beside its plain key and with no placeholder
+// the plain key lacks.
 func TestTranslationsComplete(t *testing.T) {
 	en := loadLang(t, "en")
 	if len(en) < 100 {
 		t.Fatalf("en has only %d keys", len(en))
 	}
+	plain := func(m map[string]string) map[string]string {
+		out := map[string]string{}
+		for k, v := range m {
+			if _, _, ok := pluralBase(m, k); !ok {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	enPlain := plain(en)
 	for _, lang := range langs {
 		m := loadLang(t, lang)
-		for k, v := range en {
+		for k, v := range enPlain {
 			tr, ok := m[k]
 			if !ok {
 				t.Errorf("%s: key %q missing", lang, k)
@@ -110,10 +164,47 @@ func TestTranslationsComplete(t *testing.T) {
 				t.Errorf("%s: key %q has placeholders {%s}, English has {%s}", lang, k, placeholders(tr), placeholders(v))
 			}
 		}
-		for k := range m {
-			if _, ok := en[k]; !ok {
-				t.Errorf("%s: key %q is not in en", lang, k)
+		for k, v := range m {
+			base, cat, variant := pluralBase(m, k)
+			if !variant {
+				if _, ok := en[k]; !ok {
+					t.Errorf("%s: key %q is not in en", lang, k)
+				}
+				continue
 			}
+			if !slices.Contains(pluralCategories[lang], cat) {
+				t.Errorf("%s: key %q is a %q plural, which %s does not have (only %v)", lang, k, cat, lang, pluralCategories[lang])
+			}
+			if strings.TrimSpace(v) == "" {
+				t.Errorf("%s: key %q is empty", lang, k)
+			}
+			if !subset(placeholders(v), placeholders(m[base])) {
+				t.Errorf("%s: plural %q has placeholders {%s}, its plain key {%s}", lang, k, placeholders(v), placeholders(m[base]))
+			}
+		}
+	}
+}
+
+// TestPluralCategories checks the client's PLURALS (js/i18n.js) against
+// pluralCategories, so that the two say the same.
+func TestPluralCategories(t *testing.T) {
+	src := jsFiles(t)["js/i18n.js"]
+	m := regexp.MustCompile(`PLURALS = \{([^}]*)\}`).FindStringSubmatch(src)
+	if m == nil {
+		t.Fatal("js/i18n.js has no PLURALS = {…}")
+	}
+	for _, lang := range langs {
+		lm := regexp.MustCompile(`\b` + lang + `: \[([^\]]*)\]`).FindStringSubmatch(m[1])
+		if lm == nil {
+			t.Errorf("PLURALS has no %s", lang)
+			continue
+		}
+		var got []string
+		for _, q := range quoted.FindAllStringSubmatch(lm[1], -1) {
+			got = append(got, q[1])
+		}
+		if !slices.Equal(got, pluralCategories[lang]) {
+			t.Errorf("PLURALS.%s = %v, the test's %v", lang, got, pluralCategories[lang])
 		}
 	}
 }

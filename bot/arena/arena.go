@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"cardroom/bot"
+	"cardroom/bot/ceiling"
 	"cardroom/game"
 	"cardroom/record"
 )
@@ -43,7 +44,7 @@ import (
 type Config struct {
 	Engine    game.Engine
 	Options   game.Options // must set the number of players the engine needs
-	Seats     []bot.Spec   // one per seat
+	Seats     []bot.Spec   // one per seat (ParseSeat; Level ceiling.Level is the all-seeing bot)
 	Deals     int
 	Seed      uint64
 	Workers   int           // games played at once; 0 = GOMAXPROCS
@@ -98,6 +99,44 @@ type Report struct {
 	Pairs      []Pair
 	Elapsed    time.Duration
 	HigherWins bool
+	// Speed is each bot's thinking time (wall clock, so it depends on the
+	// machine's load and on Workers; kept out of Games, which are a pure
+	// function of the configuration).
+	Speed []Speed `json:",omitempty"`
+}
+
+// Speed is the time one bot spent choosing its moves over a run.
+type Speed struct {
+	Bot       string
+	Moves     int
+	MsPerMove float64
+}
+
+// thinkClock sums the thinking time of each bot over a run.
+type thinkClock struct {
+	mu    sync.Mutex
+	moves map[string]int
+	total map[string]time.Duration
+}
+
+func (c *thinkClock) add(b string, d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.moves == nil {
+		c.moves, c.total = map[string]int{}, map[string]time.Duration{}
+	}
+	c.moves[b]++
+	c.total[b] += d
+}
+
+func (c *thinkClock) speeds(labels []BotStats) []Speed {
+	var out []Speed
+	for _, b := range labels {
+		if n := c.moves[b.Bot]; n > 0 {
+			out = append(out, Speed{Bot: b.Bot, Moves: n, MsPerMove: float64(c.total[b.Bot].Microseconds()) / 1000 / float64(n)})
+		}
+	}
+	return out
 }
 
 // Run plays the arena.
@@ -131,6 +170,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	games := make([]Game, total)
 	errs := make([]error, total)
 	var next, done atomic.Int64
+	var clock thinkClock
 	start := time.Now()
 	stop := make(chan struct{})
 	var pwg sync.WaitGroup
@@ -167,7 +207,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 				if j >= total || ctx.Err() != nil {
 					return
 				}
-				games[j], errs[j] = playOne(ctx, cfg, j/n, j%n)
+				games[j], errs[j] = playOne(ctx, cfg, j/n, j%n, &clock)
 				done.Add(1)
 			}
 		}()
@@ -185,7 +225,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep := Summarize(cfg.Engine.Name(), cfg.Options.String(), specStrings(cfg.Seats), cfg.Deals, games)
 	rep.Elapsed = time.Since(start)
+	rep.Speed = clock.speeds(rep.Bots)
 	return rep, nil
+}
+
+// ParseSeat reads one seat of an arena: a bot level as bot.ParseSpec
+// reads it, or the all-seeing "ceiling" / "ceiling:N" (N iterations a
+// move), which only the arena knows (package bot/ceiling).
+func ParseSeat(s string) (bot.Spec, error) {
+	if level, _, _ := strings.Cut(strings.TrimSpace(s), ":"); level == ceiling.Level {
+		n, err := ceiling.ParseIterations(s)
+		return bot.Spec{Level: ceiling.Level, Iterations: n}, err
+	}
+	return bot.ParseSpec(s)
 }
 
 func specStrings(ss []bot.Spec) []string {
@@ -213,7 +265,7 @@ func BotSeed(seed uint64, d, r, s int) uint64 { return mix(seed, 2, uint64(d), u
 // ChanceSeed is the seed of deal d's chance generator (the same for every rotation).
 func ChanceSeed(seed uint64, d int) uint64 { return mix(seed, 1, uint64(d)) }
 
-func playOne(ctx context.Context, cfg Config, d, r int) (Game, error) {
+func playOne(ctx context.Context, cfg Config, d, r int, clock *thinkClock) (Game, error) {
 	n := len(cfg.Seats)
 	e := cfg.Engine
 	st, err := e.New(cfg.Options)
@@ -222,11 +274,18 @@ func playOne(ctx context.Context, cfg Config, d, r int) (Game, error) {
 	}
 	g := Game{Deal: d, Rotation: r, Bots: make([]string, n)}
 	bots := make([]bot.Bot, n)
+	// seers[s] is the all-seeing bot of seat s, if it holds one: it alone
+	// is given the true state; every other seat gets its view.
+	seers := make([]*ceiling.Bot, n)
 	names := make([]string, n)
 	for s := 0; s < n; s++ {
 		sp := cfg.Seats[(s+r)%n]
 		g.Bots[s] = sp.String()
 		names[s] = "bot:" + sp.String()
+		if sp.Level == ceiling.Level {
+			seers[s] = ceiling.New(BotSeed(cfg.Seed, d, r, s), sp.Iterations)
+			continue
+		}
 		b, err := bot.NewFromSpec(sp, BotSeed(cfg.Seed, d, r, s), 1)
 		if err != nil {
 			return Game{}, err
@@ -245,7 +304,15 @@ func playOne(ctx context.Context, cfg Config, d, r int) (Game, error) {
 			mctx, cancel = context.WithTimeout(ctx, cfg.MoveTime)
 		}
 		defer cancel()
-		m, err := bots[s].Choose(mctx, e, st.View(s))
+		var m game.Move
+		var err error
+		t0 := time.Now()
+		defer func() { clock.add(g.Bots[s], time.Since(t0)) }()
+		if seers[s] != nil {
+			m, err = seers[s].Choose(mctx, st, s)
+		} else {
+			m, err = bots[s].Choose(mctx, e, st.View(s))
+		}
 		if err != nil {
 			return m, fmt.Errorf("bot %s: %w", g.Bots[s], err)
 		}
@@ -282,8 +349,80 @@ func Summarize(gameName, opts string, seats []string, deals int, games []Game) *
 	if len(games) > 0 {
 		rep.HigherWins = games[0].HigherWins
 	}
-	// per label, per deal: sums and counts.
-	type acc struct{ pts, rw, gw, nr, ng float64 }
+	per := perDeal(games, deals, labels)
+	series := func(l string, m Metric) []float64 {
+		var xs []float64
+		for _, a := range per[l] {
+			if x, ok := a.value(m); ok {
+				xs = append(xs, x)
+			}
+		}
+		return xs
+	}
+	for _, l := range labels {
+		rep.Bots = append(rep.Bots, BotStats{
+			Bot: l, Seats: count[l],
+			Points:    MeanCI(series(l, Points)),
+			RoundWins: MeanCI(series(l, RoundWins)),
+			GameWins:  MeanCI(series(l, GameWins)),
+		})
+	}
+	diff := func(a, b string, m Metric) []float64 {
+		var xs []float64
+		for d := 0; d < deals; d++ {
+			x, ok1 := per[a][d].value(m)
+			y, ok2 := per[b][d].value(m)
+			if ok1 && ok2 {
+				xs = append(xs, x-y)
+			}
+		}
+		return xs
+	}
+	for i := 0; i < len(labels); i++ {
+		for j := i + 1; j < len(labels); j++ {
+			a, b := labels[i], labels[j]
+			rep.Pairs = append(rep.Pairs, Pair{A: a, B: b,
+				Points:    MeanCI(diff(a, b, Points)),
+				RoundWins: MeanCI(diff(a, b, RoundWins)),
+				GameWins:  MeanCI(diff(a, b, GameWins)),
+			})
+		}
+	}
+	return rep
+}
+
+// Metric is one of the arena's figures of a bot on a deal.
+type Metric int
+
+// The metrics, as Report prints them.
+const (
+	Points    Metric = iota // mean points per round (hand)
+	RoundWins               // share of rounds won, ties shared
+	GameWins                // share of games won, ties shared
+)
+
+// String names the metric as the arena's flags do.
+func (m Metric) String() string {
+	return [...]string{"points", "rounds", "games"}[m]
+}
+
+// acc is one bot's sums over the games of one deal.
+type acc struct{ pts, rw, gw, nr, ng float64 }
+
+// value is the deal's figure of the bot for m; false if it did not play.
+func (a acc) value(m Metric) (float64, bool) {
+	switch m {
+	case Points:
+		return a.pts / a.nr, a.nr > 0
+	case RoundWins:
+		return a.rw / a.nr, a.nr > 0
+	}
+	return a.gw / a.ng, a.ng > 0
+}
+
+// perDeal sums each bot's points, round wins and game wins per deal, over
+// all its seats and rotations, for the bots labels.
+func perDeal(games []Game, deals int, labels []string) map[string][]acc {
 	per := map[string][]acc{}
 	for _, l := range labels {
 		per[l] = make([]acc, deals)
@@ -321,48 +460,7 @@ func Summarize(gameName, opts string, seats []string, deals int, games []Game) *
 			}
 		}
 	}
-	series := func(l string, f func(a acc) (float64, bool)) []float64 {
-		var xs []float64
-		for _, a := range per[l] {
-			if x, ok := f(a); ok {
-				xs = append(xs, x)
-			}
-		}
-		return xs
-	}
-	fPts := func(a acc) (float64, bool) { return a.pts / a.nr, a.nr > 0 }
-	fRW := func(a acc) (float64, bool) { return a.rw / a.nr, a.nr > 0 }
-	fGW := func(a acc) (float64, bool) { return a.gw / a.ng, a.ng > 0 }
-	for _, l := range labels {
-		rep.Bots = append(rep.Bots, BotStats{
-			Bot: l, Seats: count[l],
-			Points:    MeanCI(series(l, fPts)),
-			RoundWins: MeanCI(series(l, fRW)),
-			GameWins:  MeanCI(series(l, fGW)),
-		})
-	}
-	diff := func(a, b string, f func(a acc) (float64, bool)) []float64 {
-		var xs []float64
-		for d := 0; d < deals; d++ {
-			x, ok1 := f(per[a][d])
-			y, ok2 := f(per[b][d])
-			if ok1 && ok2 {
-				xs = append(xs, x-y)
-			}
-		}
-		return xs
-	}
-	for i := 0; i < len(labels); i++ {
-		for j := i + 1; j < len(labels); j++ {
-			a, b := labels[i], labels[j]
-			rep.Pairs = append(rep.Pairs, Pair{A: a, B: b,
-				Points:    MeanCI(diff(a, b, fPts)),
-				RoundWins: MeanCI(diff(a, b, fRW)),
-				GameWins:  MeanCI(diff(a, b, fGW)),
-			})
-		}
-	}
-	return rep
+	return per
 }
 
 // MeanCI is the mean of xs with a two-sided 95% confidence interval
@@ -426,6 +524,19 @@ func (rep *Report) Print(w io.Writer) {
 			fmt.Fprintf(w, "  %-28s %-30s %-26s %-26s\n", p.A+" − "+p.B, fmtStat(p.Points, 1), fmtPct(p.RoundWins), fmtPct(p.GameWins))
 		}
 	}
+}
+
+// PrintSpeed writes each bot's time per move. It is kept out of Print,
+// whose text is a pure function of the run's configuration.
+func (rep *Report) PrintSpeed(w io.Writer) {
+	if len(rep.Speed) == 0 {
+		return
+	}
+	fmt.Fprint(w, "time per move (wall clock, sharing the cores with the games played at once):")
+	for _, sp := range rep.Speed {
+		fmt.Fprintf(w, " %s %.2f ms (%d moves);", sp.Bot, sp.MsPerMove, sp.Moves)
+	}
+	fmt.Fprintln(w)
 }
 
 func fmtStat(s Stat, scale float64) string {

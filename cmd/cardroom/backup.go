@@ -44,6 +44,9 @@ func runBackup(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dest := pos[0]
+	if sqliteOnly(fs, "backup", stderr) {
+		return 1
+	}
 	src := filepath.Join(*data, "cardroom.db")
 	if _, err := os.Stat(src); err != nil {
 		fmt.Fprintf(stderr, "backup: no database at %s: %v\n", src, err)

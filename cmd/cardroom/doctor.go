@@ -89,6 +89,9 @@ func runDoctor(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "doctor: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
+	if sqliteOnly(fs, "doctor", stderr) {
+		return 1
+	}
 	path := filepath.Join(*data, "cardroom.db")
 	if _, err := os.Stat(path); err != nil {
 		fmt.Fprintf(stderr, "doctor: no database at %s: %v\n", path, err)

@@ -26,6 +26,7 @@ var helpTexts = map[string]helpText{
 	"selfplay": {"selfplay --game NAME [--players N] [--seed S] [--rounds R] [--options \"k=v …\"]", "cardroom selfplay --game papayoo --players 4 --seed 7 > game.rec"},
 	"arena":    {"arena --game NAME --players N --seats BOT,BOT,… [--deals D] [flags]", "cardroom arena --game papayoo --players 4 --seats hard,medium,medium,medium --deals 200"},
 	"hint":     {"hint [flags] FILE", "cardroom hint game.rec --seat 2 --time 500ms"},
+	"analyse":  {"analyse FILE --seat N [--json] [--seed S] [--budget B]", "cardroom analyse game.rec --seat 0"},
 	"load":     {"load [--url URL] [--tables N] [--pace P] [flags]", "cardroom load --url http://localhost:8080 --tables 50 --pace 1 --duration 1m"},
 	"doctor":   {"doctor [--data DIR] [--table ID] [--json]", "cardroom doctor --data /var/lib/cardroom"},
 	"backup":   {"backup [--data DIR] DEST", "cardroom backup --data /var/lib/cardroom /var/backups/cardroom-$(date +%F).db"},

@@ -17,12 +17,43 @@ export const app = {
   clockTimer: null,
   errors: [],        // the last errors shown (for tests and debugging)
   replay: null,      // the replay on screen: {id, step, seat, data, names}
+  nav: { idx: 0, leaving: null }, // main.js, "history": the entry on screen; a table left by Back
 };
 window.cardroom = app; // for tests and debugging
 
 export function send(msg, cb) { if (app.conn) app.conn.send(msg, cb); }
 
-export function go(hash) { location.hash = hash; }
+// go opens a page of the room; going where the page already is adds no
+// history entry (a re-render, a second answer).
+export function go(hash) {
+  const norm = (x) => String(x).replace(/^#?\/?/, '');
+  if (norm(location.hash) === norm(hash)) return;
+  location.hash = hash;
+}
+
+// back returns to the page the player came from when it is a page of the
+// room (app.nav.idx > 0: main.js), else opens the lobby.
+export function back() {
+  if (app.nav.idx > 0) history.back();
+  else go('#/');
+}
+
+// backLinks are a page's ways out: "Back" to the page the player came from
+// (when it was a page of the room) and the lobby.
+export function backLinks(cls) {
+  return [
+    app.nav.idx > 0 ? h('button', { class: cls || 'btn small secondary', type: 'button', 'data-testid': 'nav-back', onclick: back }, t('nav.back')) : null,
+    h('a', { class: cls || 'btn small secondary', href: '#/', 'data-testid': 'nav-lobby' }, t('table.back')),
+  ];
+}
+
+// seatedInGame says whether the player holds a seat at table id in a game
+// in progress: leaving it hands the seat to a bot, so it is asked first.
+export function seatedInGame(id) {
+  const tb = app.tables.get(id);
+  const st = tb && mainState(tb);
+  return !!st && st.seat >= 0 && st.status === 'playing';
+}
 
 export function onRoute(name, id) {
   return !!app.route && app.route.name === name && (id === undefined || app.route.id === id);

@@ -15,6 +15,10 @@
 //   holdFor(entry, seat)        optional: how long (ms) the state that brings
 //                   this entry stays on screen, or undefined for the shell's
 //                   default (views/table.js, "pacing")
+//   rulesText(options)          optional: the rules text for a table's
+//                   options (its target, its rounds, its jokers), or with
+//                   null the general rules; undefined for <name>.rules as
+//                   it is (helpText)
 //   hiddenOptions   option names the create dialog does not offer
 //   listOptions     option names the lobby list shows beside the game's name
 //   defaultOptions  options the create dialog and quick play start from ({})
@@ -33,7 +37,7 @@ export function register(mod) {
   if (!mod || !/^[a-z0-9_]+$/.test(mod.name || '')) throw new Error('register: a game module needs a name');
   if (games.has(mod.name)) throw new Error(`register: ${mod.name} registered twice`);
   if (typeof mod.render !== 'function') throw new Error(`register: ${mod.name} has no render(ctx)`);
-  for (const hook of ['describeEntry', 'holdFor']) {
+  for (const hook of ['describeEntry', 'holdFor', 'rulesText']) {
     if (mod[hook] !== undefined && typeof mod[hook] !== 'function') throw new Error(`register: ${mod.name}.${hook} is not a function`);
   }
   games.set(mod.name, {
@@ -53,8 +57,26 @@ export function gameNames() { return [...games.keys()]; }
 // gameTitle is the game's name in the current language.
 export function gameTitle(name) { return has(name + '.name') ? t(name + '.name') : String(name); }
 
-// helpText is the game's rules or tips (tab: "rules" or "tips").
-export function helpText(name, tab) { return has(name + '.' + tab) ? t(name + '.' + tab) : ''; }
+// helpText is the game's rules or tips (tab: "rules" or "tips"). The
+// rules are those of the table's options when given (the module's
+// rulesText), else the general rules: a table plays what it says, not the
+// defaults.
+export function helpText(name, tab, options) {
+  const g = games.get(name);
+  if (tab === 'rules' && g && g.rulesText) {
+    let text;
+    try { text = g.rulesText(options || null); } catch (err) { console.warn('rulesText', err); }
+    if (text) return dropEmptyItems(text);
+  }
+  return has(name + '.' + tab) ? t(name + '.' + tab) : '';
+}
+
+// dropEmptyItems removes the list items a rules text left empty (a
+// "- {joker_rule}" line of a table without jokers), so that a rule the
+// table does not play leaves no trace.
+export function dropEmptyItems(text) {
+  return text.split('\n').filter((l) => l.trim() !== '-').join('\n');
+}
 
 // describeMove says a move of the game in words (the raw text when the game
 // has no words for it).

@@ -57,10 +57,45 @@ export async function setLang(l, remember) {
 
 export function onLangChange(f) { listeners.push(f); }
 
-// t("key", {name: "x"}) → the text with {name} replaced.
+// PLURALS are the plural categories each language's texts may have
+// variants for (Intl.PluralRules's; web/i18n_test.go checks the same list):
+// Polish and Czech say 2–4 cards differently from 5 (few), English and
+// Turkish only 1 apart (one).
+export const PLURALS = { en: ['one', 'other'], pl: ['one', 'few', 'many', 'other'], cs: ['one', 'few', 'many', 'other'], tr: ['one', 'other'] };
+
+const pluralRules = new Map();
+
+// pluralOf is the plural category of n in language l ("one", "few", …).
+export function pluralOf(l, n) {
+  if (!pluralRules.has(l)) {
+    let r = null;
+    try { r = new Intl.PluralRules(l); } catch { /* an engine without Intl: one and other */ }
+    pluralRules.set(l, r);
+  }
+  const r = pluralRules.get(l);
+  return r ? r.select(n) : (n === 1 ? 'one' : 'other');
+}
+
+// pick is the text of key in d for the count n: its variant for n's plural
+// category in language l (key_one, key_few, key_many, key_other), else the
+// plain key.
+function pick(d, l, key, n) {
+  if (n !== null) {
+    const v = d[key + '_' + pluralOf(l, n)];
+    if (v !== undefined) return v;
+  }
+  return d[key];
+}
+
+// t("key", {name: "x"}) → the text with {name} replaced. A numeric n picks
+// the plural variant of the current language ("{n} karty" for 2–4 in
+// Polish, "{n} kart" for 5), falling back to the plain key, and only then
+// to English.
 export function t(key, params) {
-  if (params && params.n === 1 && (dict[key + '_one'] !== undefined || fallback[key + '_one'] !== undefined)) key += '_one';
-  let s = dict[key] ?? fallback[key];
+  const raw = params ? params.n : undefined;
+  const num = raw === undefined || raw === null || raw === '' ? NaN : Number(raw);
+  const n = Number.isFinite(num) ? num : null;
+  let s = pick(dict, lang, key, n) ?? pick(fallback, 'en', key, n);
   if (s === undefined) return key;
   if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? String(params[k]) : m));
   return s;

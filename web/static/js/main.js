@@ -6,7 +6,7 @@ import { h, replace } from './dom.js';
 import { t, setLang, detectLang, currentLang, LANGS, LANG_NAMES, onLangChange } from './i18n.js';
 import { Conn, api } from './net.js';
 import { cardSVG } from './cards.js';
-import { app, send, onRoute, tableData, mainState, showError, toast } from './app.js';
+import { app, send, onRoute, tableData, mainState, showError, toast, seatedInGame } from './app.js';
 import { onKey } from './keys.js';
 import { renderLogin } from './views/login.js';
 import { renderAccount, startAccount, sessionEnded } from './views/account.js';
@@ -26,8 +26,9 @@ async function boot() {
   const q = new URLSearchParams(location.search);
   if (q.get('table')) {
     if (q.get('invite')) app.invites.set(q.get('table'), q.get('invite'));
-    history.replaceState(null, '', location.pathname + '#/table/' + q.get('table'));
+    history.replaceState(history.state, '', location.pathname + '#/table/' + q.get('table'));
   }
+  startNav();
   try {
     app.me = await api('GET', '/api/session');
   } catch {
@@ -162,16 +163,74 @@ function beep() {
 
 // ---------- routing ----------
 
+// parseRoute reads the page's address: #/table/<id>, #/replay/<id>, …
+function parseRoute(h) {
+  const parts = h.replace(/^#\/?/, '').split('/').filter(Boolean);
+  if (parts[0] === 'table' && parts[1]) return { name: 'table', id: parts[1] };
+  if (parts[0] === 'replay' && parts[1]) return { name: 'replay', id: parts[1] };
+  if (parts[0] === 'account') return { name: 'account' };
+  if (parts[0] === 'ratings') return { name: 'ratings', id: parts[1] || '', offset: parts[2] || '0' };
+  if (parts[0] === 'players' && parts[1]) return { name: 'players', id: decodePart(parts[1]), offset: parts[2] || '0' };
+  return { name: 'lobby' };
+}
+
+// ---------- history: Back and Forward ----------
+//
+// Every entry of the session history this page made carries its place,
+// {idx}: an entry without one is a new page (a link, go()), one with one
+// is Back or Forward (a traversal). app.nav.idx is the entry on screen; 0
+// is the first page of the room in this tab, so back() knows whether the
+// player came from another page of the room.
+
+function startNav() {
+  const s = history.state;
+  app.nav.idx = s && Number.isInteger(s.idx) ? s.idx : 0;
+  // The room's first page is "#/": the brand link to it is then the same
+  // entry, not a second lobby.
+  const url = location.hash ? location.href : location.pathname + location.search + '#/';
+  history.replaceState({ ...(s || {}), idx: app.nav.idx }, '', url);
+}
+
+// navigated reads the entry now on screen: true for Back or Forward.
+function navigated() {
+  const s = history.state;
+  if (s && Number.isInteger(s.idx)) {
+    app.nav.idx = s.idx;
+    return true;
+  }
+  app.nav.idx += 1;
+  history.replaceState({ ...(s || {}), idx: app.nav.idx }, '', location.href);
+  return false;
+}
+
+// holdSeat keeps the player at a table they hold a seat at, in a game in
+// progress, when Back or Forward would leave it: the table's entry comes
+// back (the address stays the table's) and the table asks what its Leave
+// button asks. Leaving from there goes back (table.js), allowed once by
+// app.nav.leaving.
+function holdSeat(old, next) {
+  if (!old || old.name !== 'table' || (next.name === 'table' && next.id === old.id)) return false;
+  if (app.nav.leaving === old.id) { app.nav.leaving = null; return false; }
+  if (!seatedInGame(old.id)) return false;
+  app.nav.idx += 1;
+  history.pushState({ idx: app.nav.idx }, '', '#/table/' + old.id);
+  tableData(old.id).ui.confirmLeave = 'back';
+  renderTable();
+  // The question is where the player looks: in view, its Cancel focused.
+  const box = document.querySelector('[data-testid=leave-confirm]');
+  if (box) {
+    box.scrollIntoView({ block: 'center' });
+    const stay = box.querySelector('[data-testid=leave-no]');
+    if (stay) stay.focus({ preventScroll: true });
+  }
+  return true;
+}
+
 function route() {
-  const hash = location.hash.replace(/^#\/?/, '');
-  const parts = hash.split('/').filter(Boolean);
   const old = app.route;
-  if (parts[0] === 'table' && parts[1]) app.route = { name: 'table', id: parts[1] };
-  else if (parts[0] === 'replay' && parts[1]) app.route = { name: 'replay', id: parts[1] };
-  else if (parts[0] === 'account') app.route = { name: 'account' };
-  else if (parts[0] === 'ratings') app.route = { name: 'ratings', id: parts[1] || '', offset: parts[2] || '0' };
-  else if (parts[0] === 'players' && parts[1]) app.route = { name: 'players', id: decodePart(parts[1]), offset: parts[2] || '0' };
-  else app.route = { name: 'lobby' };
+  const next = parseRoute(location.hash);
+  if (navigated() && holdSeat(old, next)) return;
+  app.route = next;
   if (old && old.name === 'table' && (app.route.name !== 'table' || app.route.id !== old.id)) {
     send({ type: 'unwatch', table: old.id });
   }

@@ -48,6 +48,17 @@ export function suitIcon(s, size = 18) {
 export function suitOf(c) { return c === 'JK' ? '' : parseCard(c).suit; }
 export function rankOf(c) { return c === 'JK' ? 'JK' : parseCard(c).rank; }
 
+// flipEl names a card for the table's motion (dom.js flip): the same name
+// before and after a change slides the card from its old place; from is
+// the test id it flies in from when it is new on the table (a bot's seat),
+// to the test id it flies to when it leaves it unseen (a bot's take).
+export function flipEl(el, name, from, to) {
+  el.dataset.flip = name;
+  if (from) el.dataset.flipFrom = from;
+  if (to) el.dataset.flipTo = to;
+  return el;
+}
+
 // sameCards compares two card lists as multisets.
 export function sameCards(a, b) {
   if (a.length !== b.length) return false;

@@ -193,7 +193,7 @@ function render(ctx) {
           onclick: () => {
             if (ui.sel.includes(c)) ui.sel = ui.sel.filter((x) => x !== c);
             else if (ui.sel.length < v.pass_size) ui.sel = [...ui.sel, c];
-            else { ctx.notify(t('papayoo.pass_full', { k: v.pass_size })); return; }
+            else { ctx.notify(t('papayoo.pass_full', { n: v.pass_size })); return; }
             ctx.rerender();
           },
         }), c));
@@ -319,10 +319,18 @@ function describe(text) {
   return undefined;
 }
 
+// rulesText is the rules with this table's number of rounds (options
+// null: "the agreed number").
+function rulesText(options) {
+  const n = parseInt((options || {}).rounds, 10);
+  const goal = n > 0 ? t('papayoo.rules_goal', { n }) : t('papayoo.rules_goal_any');
+  return t('papayoo.rules', { goal });
+}
+
 export default register({
   name: 'papayoo',
   icon: '20P',
-  render, seatInfo, scores, describe, describeEntry,
+  render, seatInfo, scores, describe, describeEntry, rulesText,
   // The first dealer is drawn and ties are always shared: nothing to choose.
   hiddenOptions: ['first_dealer', 'tie_break'],
   listOptions: ['rounds'],

@@ -1,7 +1,7 @@
 // Pis Yedili: the table, the score sheet and the moves in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, seatName, suitIcon, rankOf } from '../util.js';
+import { cardEl, seatName, suitIcon, rankOf, flipEl } from '../util.js';
 import { sortCards } from '../cards.js';
 import { register } from '../games.js';
 
@@ -20,13 +20,6 @@ const SPECIAL = {
   '10': () => t('pisyedili.eff10'), '8': () => t('pisyedili.eff8'), JK: () => t('pisyedili.effJK'),
 };
 
-// flipEl names a card for the table's motion (dom.js flip); from is the
-// test id of where a card new on the table comes from.
-function flipEl(el, name, from) {
-  el.dataset.flip = name;
-  if (from) el.dataset.flipFrom = from;
-  return el;
-}
 
 // lastPlayer is the seat that played the top card, from the history.
 function lastPlayer(ctx) {
@@ -312,9 +305,26 @@ function describe(text) {
   }
 }
 
+// rulesText is the rules of this table's options: its number of hands,
+// whether it plays with the jokers (without them, the joker's rule goes),
+// how a seven chain grows and what a 10 does. Without a table (options
+// null) the rules say what may be agreed, and the defaults.
+function rulesText(options) {
+  const o = options || {};
+  const n = parseInt(o.hands, 10);
+  const jokers = options ? o.jokers !== 'false' : null;
+  return t('pisyedili.rules', {
+    goal: n > 0 ? t('pisyedili.rules_goal', { n }) : t('pisyedili.rules_goal_any'),
+    decks: jokers === null ? t('pisyedili.rules_decks_any') : jokers ? t('pisyedili.rules_decks_jokers') : t('pisyedili.rules_decks_none'),
+    joker_rule: jokers === false ? '' : t('pisyedili.rules_joker'),
+    seven_rule: o.seven_stack === 'doubling' ? t('pisyedili.rules_seven_doubling') : t('pisyedili.rules_seven'),
+    ten_rule: o.ten_mode === 'reverse' ? t('pisyedili.rules_ten_reverse') : t('pisyedili.rules_ten'),
+  });
+}
+
 export default register({
   name: 'pisyedili',
   icon: '7C',
-  render, seatInfo, scores, describe, describeEntry, holdFor,
+  render, seatInfo, scores, describe, describeEntry, holdFor, rulesText,
   listOptions: ['hands'],
 });

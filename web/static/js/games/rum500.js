@@ -8,7 +8,7 @@
 // player then picks one of them, said in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, seatName, sameCards, suitIcon } from '../util.js';
+import { cardEl, seatName, sameCards, suitIcon, flipEl } from '../util.js';
 import { sortCards, SUIT_COLOR } from '../cards.js';
 import { register } from '../games.js';
 
@@ -112,6 +112,36 @@ function standsBadge(card) {
     style: `position:absolute;left:50%;top:38%;transform:translateX(-50%);background:#fff;color:${SUIT_COLOR[suit] || '#222'};border:1px solid #b8341b;border-radius:6px;padding:0 .2rem;font-size:.78rem;font-weight:800;white-space:nowrap;line-height:1.25;`,
   }, card.slice(0, -1), suitIcon(suit, 11));
 }
+
+// ---- motion ----
+//
+// Every card on the table and in the hand has a motion name (dom.js flip),
+// its card and which copy it is, counted over the pile, the melds and the
+// hand in that order (namer): a card keeps its name when it moves from one
+// to another, so a card taken from the pile slides into the hand or onto
+// its meld, a card melded or laid off slides from the hand, a discard from
+// the hand to the pile. Two copies of one card (two decks) look alike, so
+// which of them slides does not matter. A card new on the table flies in
+// from the seat that put it there; pile cards a bot takes into its hand
+// fly to its seat.
+
+// namer returns the naming function of one drawing of the table.
+function namer() {
+  const seen = {};
+  return (card) => {
+    seen[card] = (seen[card] || 0) + 1;
+    return 'c' + card + '#' + seen[card];
+  };
+}
+
+// lastOf is the seat of the newest history entry of a kind, or -1.
+function lastOf(ctx, kind) {
+  const hist = ctx.history || [];
+  for (let i = hist.length - 1; i >= 0; i--) if (hist[i] && hist[i].kind === kind) return hist[i].seat;
+  return -1;
+}
+
+const seatId = (s) => (s >= 0 ? 'seat-' + s : '');
 
 // meldCard draws one card of a meld: its credit, and for a joker the card
 // it stands for (on the face and in its name).
@@ -272,6 +302,12 @@ function render(ctx) {
     }),
     h('span', {}, t('rum500.stock_n', { n: stockSize(v) })));
   const pileRow = h('div', { class: 'pile-spread', 'data-testid': 'pile', role: 'group', 'aria-label': t('rum500.pile') });
+  const name = namer();
+  // Pile cards leave it only by a take of the seat to act (or the pile
+  // turned over): unseen, they fly to that seat.
+  const taker = (ctx.toAct || [])[0];
+  const takerId = taker !== undefined && taker !== me ? seatId(taker) : '';
+  const discarder = seatId(lastOf(ctx, 'discard'));
   p.forEach((c, i) => {
     // With two decks a take takes the upper copy (the lower is not offered).
     const upper = p.slice(i + 1).includes(c);
@@ -279,7 +315,7 @@ function render(ctx) {
     const ok = uses.length > 0;
     const above = p.length - 1 - i;
     const inTake = taking && i > ui.pileSel;
-    pileRow.appendChild(cardEl(c, {
+    pileRow.appendChild(flipEl(cardEl(c, {
       button: true, size: 'small', testid: 'pile-card', key: 'p' + i + c, disabled: !ok,
       cls: (ui.pileSel === i ? 'selected ' : '') + (inTake ? 'selected ' : '') + (ok ? 'playable' : ''),
       label: cardName(c) + (above ? ' — ' + t('rum500.above_n', { n: above }) : '') + (ok ? ' — ' + t('rum500.uses_n', { n: uses.length }) : ''),
@@ -291,7 +327,7 @@ function render(ctx) {
         ui.choice = null;
         ctx.rerender();
       } : undefined,
-    }));
+    }), name(c), i === p.length - 1 && discarder !== seatId(me) ? discarder : '', takerId));
   });
   const center = h('div', { class: 'center', 'data-testid': 'center' },
     stock,
@@ -355,7 +391,7 @@ function render(ctx) {
       role: 'group', 'aria-label': t('rum500.meld_n', { n: num }) + (targets.length ? ' — ' + t('rum500.can_lay') : ''),
     },
     h('div', { class: 'meld-title' }, t('rum500.meld_n', { n: num })),
-    h('div', { class: 'meld-cards' }, cards.map((c, j) => meldCard(ctx, c, (m.stands || [])[j], owners[j]))),
+    h('div', { class: 'meld-cards' }, cards.map((c, j) => flipEl(meldCard(ctx, c, (m.stands || [])[j], owners[j]), name(c), owners[j] !== me ? seatId(owners[j]) : ''))),
     targets.map((tm) => {
       const as = tok(tm.cards[0]).as;
       const detail = [as ? t('rum500.joker_as', { card: cardName(as) }) : '', tm.end ? endName(tm.end) : ''].filter(Boolean).join(', ');
@@ -396,7 +432,7 @@ function render(ctx) {
     const canAct = taking || parsed.some((m) => m.verb === 'meld' || m.verb === 'layoff' || m.verb === 'discard');
     hand.forEach((it) => {
       const sel = ui.sel.includes(it.key);
-      row.appendChild(cardEl(it.card, {
+      row.appendChild(flipEl(cardEl(it.card, {
         testid: 'hand-card', key: 'h' + it.key, pressed: sel, disabled: !canAct,
         cls: (sel ? 'selected' : '') + (hintSet.has(it.card) ? ' playable' : ''),
         onclick: () => {
@@ -404,7 +440,7 @@ function render(ctx) {
           ui.choice = null;
           ctx.rerender();
         },
-      }));
+      }), name(it.card)));
     });
     const discardMove = !taking && selected.length === 1 && legal.includes('discard ' + selected[0]) ? 'discard ' + selected[0] : null;
     const meldNow = () => {
@@ -551,9 +587,21 @@ function describeEntry(e, ctx) {
   }
 }
 
+// rulesText is the rules of this table's options: its target and
+// two-player hand, and the jokers only when it plays with them. Without a
+// table (options null) the rules say the defaults and the jokers come
+// under a "when the table plays with them" heading.
+function rulesText(options) {
+  const o = options || {};
+  const text = t('rum500.rules', { target: o.target || '500', two_hand: o.two_player_hand || '13' });
+  const jokers = '\n\n## %s\n' + t('rum500.rules_jokers');
+  if (!options) return text + jokers.replace('%s', t('rum500.rules_jokers_maybe'));
+  return +o.jokers > 0 ? text + jokers.replace('%s', t('rum500.rules_jokers_h')) : text;
+}
+
 export default register({
   name: 'rum500',
   icon: 'AS',
-  render, seatInfo, scores, finalExtra, describe, describeEntry,
+  render, seatInfo, scores, finalExtra, describe, describeEntry, rulesText,
   listOptions: ['target'],
 });

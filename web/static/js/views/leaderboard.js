@@ -64,7 +64,7 @@ export function renderLeaderboard() {
     parts.push(h('p', { class: 'empty' }, t('ratings.loading')));
   } else {
     if (view.mine) {
-      parts.push(h('p', { 'data-testid': 'ratings-mine' }, t('ratings.mine', { rating: ratingText(view.mine), games: view.mine.games })));
+      parts.push(h('p', { 'data-testid': 'ratings-mine' }, t('ratings.mine', { rating: ratingText(view.mine), games: view.mine.games, n: view.mine.games })));
     }
     parts.push(h('p', { class: 'empty' }, t('ratings.explain')));
     const rows = view.board.players || [];

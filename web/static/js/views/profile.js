@@ -8,7 +8,7 @@
 import { h, replace } from '../dom.js';
 import { t, currentLang } from '../i18n.js';
 import { api } from '../net.js';
-import { app, showError, onRoute, go } from '../app.js';
+import { app, showError, onRoute, go, backLinks } from '../app.js';
 import { gameTitle } from '../games.js';
 
 // PAGE is one page of recent games (the server allows 1 to 50).
@@ -214,6 +214,6 @@ export function renderProfile() {
     parts.push(charts(p));
     parts.push(recentList(p));
   }
-  parts.push(h('p', {}, h('a', { href: '#/' }, t('table.back'))));
+  parts.push(h('p', { class: 'row' }, backLinks()));
   replace(main, h('div', { class: 'panel', style: 'max-width:720px;margin:1rem auto', 'data-testid': 'profile-view' }, ...parts));
 }

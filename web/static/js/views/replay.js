@@ -1,16 +1,20 @@
 // The replay of a finished game: step by step, by trick (or turn), by
 // round, or played by itself at a chosen speed; from a seat or as a
-// spectator. The server replays the record to any step
-// (GET /api/records/{id}/replay?step=N&seat=S); the record itself gives
-// the names, the options and who made each move.
-import { h, replace } from '../dom.js';
+// spectator, with the table's move history up to the step shown and,
+// from a player's seat, the post-game analysis of its moves
+// (analysis.js). The server replays the record to any step
+// (GET /api/records/{id}/replay?step=N&seat=S&history_from=H); the record
+// itself gives the names, the options and who made each move.
+import { h, replace, morph, flipRects, flip } from '../dom.js';
 import { t } from '../i18n.js';
 import { api } from '../net.js';
 import { seatName } from '../util.js';
-import { app, tableData, showError } from '../app.js';
+import { app, tableData, showError, backLinks, onRoute } from '../app.js';
 import { game, gameTitle, describeMove } from '../games.js';
 import { optionsText } from '../options.js';
-import { ctxFor, renderSeat, renderGame, helpPanel } from './table.js';
+import { ctxFor, renderSeat, renderGame, helpPanel, holdFor } from './table.js';
+import { mergeHistory, historyPanel, keepScrolled } from '../history.js';
+import { wantAnalysis, analysisPanel } from '../analysis.js';
 
 // SPEEDS are the play speeds offered, in steps per second.
 const SPEEDS = [0.5, 1, 2, 4];
@@ -22,7 +26,12 @@ const WALK_MAX = 200;
 // startReplay is called when the route opens a replay.
 export function startReplay(id) {
   stopPlaying();
-  app.replay = { id, step: null, seat: -1, data: null, info: null, cache: new Map(), playing: false, speed: 1, busy: false, rounds: new Map() };
+  app.replay = {
+    id, step: null, seat: -1, data: null, info: null, cache: new Map(), playing: false, speed: 1, busy: false, rounds: new Map(),
+    // The move history (the same for every seat), as a table keeps it
+    // (history.js): entries at their indexes, the panel's scroll state.
+    hist: { history: [], ui: {} },
+  };
 }
 
 // stepReplay moves the replay on screen by delta steps (the arrow keys).
@@ -34,7 +43,17 @@ export function stepReplay(delta) {
   return true;
 }
 
-// fetchStep returns the replay at step (from the cache when it was seen).
+// held is how many of the history's first entries the replay holds: the
+// server sends only those after them.
+function held(list) {
+  let n = 0;
+  while (n < list.length && list[n]) n++;
+  return n;
+}
+
+// fetchStep returns the replay at step (from the cache when it was seen),
+// its history entries written into the replay's list (d.__hlen: the
+// history's length at that step).
 async function fetchStep(step) {
   const r = app.replay;
   const key = r.seat + '/' + step;
@@ -42,7 +61,9 @@ async function fetchStep(step) {
   const q = new URLSearchParams();
   if (step !== null && step !== undefined) q.set('step', step);
   q.set('seat', r.seat);
+  q.set('history_from', held(r.hist.history));
   const d = await api('GET', `/api/records/${encodeURIComponent(r.id)}/replay?${q}`);
+  d.__hlen = d.history ? mergeHistory(r.hist, d) : 0;
   if (r.cache.size >= CACHE_MAX) r.cache.delete(r.cache.keys().next().value);
   r.cache.set(r.seat + '/' + d.step, d);
   return d;
@@ -104,6 +125,24 @@ function stopPlaying() {
   clearTimeout(r.timer);
 }
 
+// fresh are the history entries the step on screen brought (a trick, a
+// draw).
+function fresh(r, d) {
+  const from = Number.isInteger(d.history_new) ? d.history_new : d.__hlen;
+  return r.hist.history.slice(Math.max(0, from), d.__hlen).filter(Boolean);
+}
+
+// stepHold is how long a step stays on screen while playing: a step at the
+// chosen speed, and at least what the table gives what the step brought (a
+// finished trick stays TRICK_MS before the next lead). The table's pause
+// for another seat's move is not one: the speed says how fast moves go.
+function stepHold(r) {
+  const mod = game(r.data.game);
+  let ms = 1000 / r.speed;
+  for (const e of fresh(r, r.data)) ms = Math.max(ms, holdFor(mod, e, e.seat));
+  return ms;
+}
+
 // tick advances one step while playing, at the chosen speed.
 function tick() {
   const r = app.replay;
@@ -113,7 +152,7 @@ function tick() {
     if (r.data.step >= r.data.steps) { stopPlaying(); renderReplay(); return; }
     await goTo(r.data.step + 1);
     tick();
-  }, 1000 / r.speed);
+  }, stepHold(r));
 }
 
 function togglePlay() {
@@ -208,6 +247,28 @@ function forReplay(el) {
   return el;
 }
 
+// replayAnalysis is the analysis panel for the seat the replay is seen
+// from: fetched only for a seat a player held (the record names a bot
+// "bot:<level>"; the server analyses only the players' seats), and not
+// before the record's names are known.
+function replayAnalysis(r, d, info) {
+  if (!r.info) return null;
+  const humans = [];
+  for (let s = 0; s < info.names.length; s++) {
+    const name = info.names[s];
+    if (name && !name.startsWith('bot:')) humans.push({ seat: s, name });
+  }
+  const seat = r.seat;
+  const human = humans.some((x) => x.seat === seat);
+  const live = () => app.replay === r && r.seat === seat && onRoute('replay', r.id);
+  const state = seat >= 0 && human ? wantAnalysis(r, seat, live, renderReplay) : null;
+  return analysisPanel({
+    seat, humans, game: d.game, step: d.step, state,
+    goTo: (step) => { stopPlaying(); goTo(step); },
+    pickSeat: (s) => { stopPlaying(); r.seat = s; goTo(r.step); },
+  });
+}
+
 export function renderReplay() {
   const main = document.getElementById('app');
   const r = app.replay;
@@ -226,6 +287,12 @@ export function renderReplay() {
   const st = { table: d.table, game: d.game, seat: d.seat, view: v, legal: [], to_act: v.to_act || [], seats, status: d.result ? 'finished' : 'playing', result: d.result, options };
   const mod = game(d.game);
   const ctx = ctxFor(st, tb, true, renderReplay);
+  // The history up to this step, and what the step brought: a trick that
+  // closed here is drawn finished (ctx.pace.trick), as the table shows it
+  // before the winner leads again.
+  const brought = fresh(r, d);
+  ctx.history = r.hist.history.slice(0, d.__hlen);
+  ctx.pace = { trick: brought.filter((e) => e.kind === 'trick').pop() || null, fresh: brought };
   const g = renderGame(mod, ctx);
   const busy = r.busy;
   const btn = (testid, key, label, onclick, disabled) => h('button', { class: 'btn small', type: 'button', 'data-testid': testid, 'data-key': key, disabled: !!disabled || undefined, onclick }, label);
@@ -258,15 +325,26 @@ export function renderReplay() {
   const settings = h('div', { class: 'row replay-settings' }, roundSel, speedSel, h('label', { class: 'inline' }, t('replay.seat'), ' ', seatSel));
   const optLine = optionsText(d.game, options, (mod && mod.listOptions) || []);
   const felt = h('section', { class: 'felt', 'aria-label': t('replay.title'), 'data-testid': 'replay', 'data-game': d.game },
-    h('div', { class: 'table-head' }, h('h2', {}, t('replay.title'), ' — ', gameTitle(d.game)), h('a', { class: 'btn small secondary', href: '#/' }, t('table.back'))),
+    h('div', { class: 'table-head' }, h('h2', {}, t('replay.title'), ' — ', gameTitle(d.game)), h('div', { class: 'row' }, backLinks())),
     h('p', { class: 'table-sub', 'data-testid': 'replay-options' }, optionsText(d.game, options) || optLine),
     bar, settings,
     h('div', { class: 'status', 'data-testid': 'replay-entry', 'aria-live': 'polite' }, entry),
     h('div', { class: 'opponents' }, seats.map((s) => renderSeat(ctx, s, mod))),
     forReplay(g.center), h('div', { class: 'status' }, g.status || ''), forReplay(g.hand) || null);
   const help = helpPanel(d.game, tb.ui, renderReplay, options);
-  const side = h('aside', { class: 'side' },
+  const side = h('aside', { class: 'side', 'data-key': 'side' },
+    replayAnalysis(r, d, info),
     h('section', { class: 'panel scores' }, h('h3', {}, t('table.scores')), mod && mod.scores ? mod.scores(ctx) : null),
+    historyPanel(ctx, r.hist, d.__hlen),
     help);
-  replace(main, h('div', { class: 'tablepage replaypage' }, felt, side));
+  // The same replay is patched in place, so the cards move from step to
+  // step as at the table; another replay replaces the page.
+  const page = main.firstElementChild;
+  const same = page && page.dataset.replay === r.id;
+  const before = same ? flipRects(main) : null;
+  const tree = h('div', { class: 'tablepage replaypage', 'data-key': 'replaypage', 'data-replay': r.id }, felt, side);
+  if (same) morph(main, tree);
+  else replace(main, tree);
+  if (before) flip(main, before);
+  keepScrolled(main, r.hist.ui);
 }

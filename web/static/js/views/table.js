@@ -94,8 +94,8 @@ function paceOf(tb) {
 
 // holdFor is how long an entry keeps its state on screen: the game module
 // may say (holdFor(entry, seat)), else a trick TRICK_MS and another seat's
-// move MOVE_MS.
-function holdFor(mod, e, me) {
+// move MOVE_MS. The replay paces its play with it (views/replay.js).
+export function holdFor(mod, e, me) {
   if (mod && mod.holdFor) {
     const v = mod.holdFor(e, me);
     if (typeof v === 'number') return v * PACE;
@@ -223,12 +223,12 @@ function pump(tb) {
 }
 
 // skipPause ends the pause on screen (a click or a key): the next state
-// shows now, and the moving cards land at once.
-export function skipPause() {
+// shows now, and (unless land is false) the moving cards land at once.
+export function skipPause(land = true) {
   if (!onRoute('table')) return;
   const tb = app.tables.get(app.route.id);
   if (!tb || !tb.pace) return;
-  finishAll();
+  if (land) finishAll();
   const p = tb.pace;
   if (!p.queue.length && !(p.trickUntil > Date.now())) return;
   p.skip = true;
@@ -268,7 +268,11 @@ function listen() {
   listening = true;
   document.addEventListener('visibilitychange', () => { if (!document.hidden) document.title = t('app.title'); });
   // A click or a key anywhere on the table skips the pause on screen.
-  document.addEventListener('pointerdown', (e) => { if (onRoute('table')) { skipPause(); explainRefusal(e); } }, true);
+  // The cards a press finds moving land once the click is over, not at the
+  // press: a card that jumped away between press and release would take no
+  // click (the click goes to what lies under both).
+  document.addEventListener('pointerdown', (e) => { if (onRoute('table')) { skipPause(false); explainRefusal(e); } }, true);
+  document.addEventListener('click', () => { if (onRoute('table')) finishAll(); }, true);
   document.addEventListener('keydown', (e) => { if (onRoute('table') && !e.ctrlKey && !e.metaKey && !e.altKey) skipPause(); }, true);
 }
 
@@ -347,7 +351,7 @@ function draw(tb) {
   const leaveBox = leaving ? h('div', { class: 'offer leave-confirm', role: 'alertdialog', 'aria-labelledby': 'leave-q', 'data-testid': 'leave-confirm' },
     h('p', { id: 'leave-q' }, st.status === 'open' ? t('table.leave_open') : t('table.leave_bot')),
     h('div', { class: 'controls' },
-      h('button', { class: 'btn danger', type: 'button', 'data-testid': 'leave-yes', onclick: () => { tb.ui.confirmLeave = false; send({ type: 'leave', table: id }); go('#/'); } }, t('table.leave_yes')),
+      h('button', { class: 'btn danger', type: 'button', 'data-testid': 'leave-yes', onclick: () => leaveTable(tb, id) }, t('table.leave_yes')),
       h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'leave-no', onclick: () => { tb.ui.confirmLeave = false; draw(tb); } }, t('table.leave_no')))) : null;
   const myClock = clockFor(st, st.seat);
   const statusLine = h('div', { class: 'status', 'data-testid': 'status', 'aria-live': 'polite' }, g.status || '',
@@ -381,6 +385,19 @@ function draw(tb) {
   if (before) flip(main, before);
   keepScrolled(main, tb.ui);
   startClock();
+}
+
+// leaveTable leaves the table (a bot plays the seat) for the lobby; asked
+// by the Back button (confirmLeave "back": main.js holdSeat), it goes back
+// where Back was going, without another history entry.
+function leaveTable(tb, id) {
+  const byBack = tb.ui.confirmLeave === 'back';
+  tb.ui.confirmLeave = false;
+  send({ type: 'leave', table: id });
+  if (byBack) {
+    app.nav.leaving = id;
+    history.back();
+  } else go('#/');
 }
 
 // clockFor is when the seat's turn clock runs out (Unix ms, as this
@@ -485,7 +502,7 @@ function finalDialog(ctx, tb) {
 // helpPanel shows the game's rules and tips in tabs; rerender redraws the
 // page after a tab is chosen.
 // options, when given, are the table's own (its target, its rounds): shown
-// above the rules, which state the defaults.
+// above the rules, which say the same (the module's rulesText).
 export function helpPanel(name, ui, rerender, options) {
   const tab = ui.helpTab || 'rules';
   const mk = (which) => h('button', {
@@ -495,7 +512,7 @@ export function helpPanel(name, ui, rerender, options) {
   return h('section', { class: 'panel', 'aria-label': t('help.title') },
     options ? optionsBox(name, options) : null,
     h('div', { class: 'tabs', role: 'tablist' }, mk('rules'), mk('tips')),
-    h('div', { id: 'help-body', role: 'tabpanel', 'aria-labelledby': 'tab-' + tab, 'data-testid': 'help-' + tab }, renderRich(helpText(name, tab))),
+    h('div', { id: 'help-body', role: 'tabpanel', 'aria-labelledby': 'tab-' + tab, 'data-testid': 'help-' + tab }, renderRich(helpText(name, tab, options))),
     h('p', { class: 'meta keys' }, t('help.keys')));
 }
 

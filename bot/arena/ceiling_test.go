@@ -1,0 +1,150 @@
+package arena
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"cardroom/bot"
+	"cardroom/bot/ceiling"
+	"cardroom/game"
+	"cardroom/games"
+)
+
+func seats(t *testing.T, ss ...string) []bot.Spec {
+	t.Helper()
+	var out []bot.Spec
+	for _, s := range ss {
+		sp, err := ParseSeat(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// TestParseSeat: the arena knows the ceiling; everything else is
+// bot.ParseSpec's.
+func TestParseSeat(t *testing.T) {
+	cases := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"ceiling", "ceiling", true},
+		{"ceiling:300", "ceiling:300", true},
+		{"hard:300", "hard:300", true},
+		{"medium", "medium", true},
+		{"ceiling:200ms", "", false},
+		{"ceiling:0", "", false},
+		{"nonsense", "", false},
+	}
+	for _, tc := range cases {
+		sp, err := ParseSeat(tc.in)
+		if (err == nil) != tc.ok || (tc.ok && sp.String() != tc.want) {
+			t.Errorf("ParseSeat(%q) = %v, %v; want %q, ok %v", tc.in, sp, err, tc.want, tc.ok)
+		}
+	}
+	if sp, _ := ParseSeat("ceiling:300"); sp.Level != ceiling.Level || sp.Iterations != 300 {
+		t.Errorf("ParseSeat(ceiling:300) = %+v", sp)
+	}
+}
+
+// TestCeilingBeatsRandom: a small arena on duplicate deals; the all-seeing
+// bot (a small budget) takes far fewer Papayoo points than the random
+// players holding the same cards.
+func TestCeilingBeatsRandom(t *testing.T) {
+	e, err := games.Lookup("papayoo")
+	if err != nil {
+		t.Skip("papayoo not registered")
+	}
+	rep, err := Run(context.Background(), Config{Engine: e, Options: game.Options{"players": "4", "rounds": "1"},
+		Seats: seats(t, "ceiling:100", "random", "random", "random"), Deals: 3, Seed: 11, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Pairs) != 1 || rep.Pairs[0].A != "ceiling:100" || rep.Pairs[0].B != "random" {
+		t.Fatalf("pairs %+v", rep.Pairs)
+	}
+	// Random takes about 80 points a round against random, medium about 9
+	// (docs/bots.md): the ceiling must do at least as well as half-way.
+	if d := rep.Pairs[0].Points.Mean; d > -35 {
+		t.Errorf("ceiling − random = %.1f points a round on the same deals, want < −35", d)
+	}
+	if len(rep.Speed) != 2 {
+		t.Errorf("speed of %d bots, want 2", len(rep.Speed))
+	}
+}
+
+// TestRatioCI: worked examples of the share of a gap.
+func TestRatioCI(t *testing.T) {
+	cases := []struct {
+		name      string
+		xs, ys    []float64
+		mean      float64
+		zeroWidth bool
+		undefined bool
+	}{
+		{"exact half", []float64{1, 2, 3}, []float64{2, 4, 6}, 0.5, true, false},
+		{"noisy", []float64{1, 3, 2, 2}, []float64{4, 4, 4, 4}, 0.5, false, false},
+		{"no gap", []float64{1, 2}, []float64{1, -1}, 0, false, true},
+	}
+	for _, tc := range cases {
+		s := RatioCI(tc.xs, tc.ys)
+		if tc.undefined {
+			if s.N != 0 {
+				t.Errorf("%s: %+v, want undefined", tc.name, s)
+			}
+			continue
+		}
+		if math.Abs(s.Mean-tc.mean) > 1e-12 || s.Lo > s.Mean || s.Hi < s.Mean {
+			t.Errorf("%s: %+v, want mean %v inside its interval", tc.name, s, tc.mean)
+		}
+		if w := s.Hi - s.Lo; tc.zeroWidth != (w < 1e-12) {
+			t.Errorf("%s: interval width %v", tc.name, w)
+		}
+	}
+	// noisy: x − 0.5·y = −1, 1, 0, 0: sd √(2/3), half-width t(3)·sd/2 / 4.
+	s := RatioCI([]float64{1, 3, 2, 2}, []float64{4, 4, 4, 4})
+	if want := 3.182 * math.Sqrt(2.0/3) / 2 / 4; math.Abs((s.Hi-s.Mean)-want) > 1e-9 {
+		t.Errorf("noisy: half-width %v, want %v", s.Hi-s.Mean, want)
+	}
+}
+
+// TestRunGap: the base is at 0, the top at 1, and a bot in between is
+// placed by its paired differences; the base against a field of itself
+// takes exactly the table's average (250 / 4 Papayoo points).
+func TestRunGap(t *testing.T) {
+	e, err := games.Lookup("papayoo")
+	if err != nil {
+		t.Skip("papayoo not registered")
+	}
+	gr, err := RunGap(context.Background(), GapConfig{
+		Config:   Config{Engine: e, Options: game.Options{"players": "4", "rounds": "1"}, Deals: 2, Seed: 3, Workers: 2},
+		Field:    seats(t, "random")[0],
+		Subjects: seats(t, "random", "medium", "ceiling:60"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gr.Rows) != 3 || gr.Rows[0].Metric != "points" || len(gr.Runs) != 3 {
+		t.Fatalf("rows %+v", gr.Rows)
+	}
+	pts := gr.Rows[0]
+	if pts.Value[0].Mean != 62.5 || pts.Diff[0].Mean != 0 {
+		t.Errorf("base: %+v, diff %+v; want 62.5 and 0", pts.Value[0], pts.Diff[0])
+	}
+	if pts.Closed[0].Mean != 0 || math.Abs(pts.Closed[2].Mean-1) > 1e-12 {
+		t.Errorf("closed: base %v, top %v; want 0 and 1", pts.Closed[0].Mean, pts.Closed[2].Mean)
+	}
+	if pts.Diff[1].Mean >= 0 || pts.Diff[2].Mean >= 0 {
+		t.Errorf("medium %v and ceiling %v points against random, want both negative", pts.Diff[1].Mean, pts.Diff[2].Mean)
+	}
+	if want := pts.Diff[1].Mean / pts.Diff[2].Mean; math.Abs(pts.Closed[1].Mean-want) > 1e-12 {
+		t.Errorf("medium closes %v, want %v", pts.Closed[1].Mean, want)
+	}
+	if _, err := RunGap(context.Background(), GapConfig{Config: Config{Engine: e, Options: game.Options{"players": "4"}, Deals: 1},
+		Field: seats(t, "random")[0], Subjects: seats(t, "random")}); err == nil {
+		t.Error("a gap with one subject ran")
+	}
+}

@@ -1,0 +1,412 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// The table experience's last items (issue 12): rules that say the table's
+// options, the browser's Back and Forward, the replay's history and
+// pacing, plural forms.
+
+// evalAsync runs a script that returns a promise and waits for its value.
+func evalAsync[T any](b *tab, js string) (T, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+}
+
+// hash is the page's address after the #.
+func (b *tab) hash() string {
+	h, err := eval[string](b, `location.hash`)
+	if err != nil {
+		b.e.t.Fatalf("%s: location.hash: %v", b.name, err)
+	}
+	return h
+}
+
+// TestNavRulesMatchTable: the rules panel of a 150-point 500 Rum table
+// without jokers says 150, not the default 500, and has no jokers section;
+// the module's rules for a table with jokers, and the general rules (no
+// table), have it, the general ones under "when the table plays with them".
+func TestNavRulesMatchTable(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	b.createTable("rum500", 3, map[string]string{"target": "150", "jokers": "0"}, nil)
+	b.must(10*time.Second, "the rules panel", chromedp.Click(tid("tab-rules")), chromedp.WaitVisible(tid("help-rules")))
+	txt, err := eval[string](b, `document.querySelector('[data-testid=help-rules]').textContent`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(txt, "the target (150)") || strings.Contains(txt, "500") {
+		t.Errorf("the rules of a 150-point table say: %.300q", txt)
+	}
+	if strings.Contains(strings.ToLower(txt), "joker") {
+		t.Errorf("the rules of a table without jokers mention them: %.300q", txt)
+	}
+	// The same hook for a table with jokers and for no table at all.
+	got, err := evalAsync[[]string](b, `import('./js/games.js').then((g) => [g.helpText('rum500', 'rules', {target: '300', jokers: '2'}), g.helpText('rum500', 'rules')])`)
+	if err != nil || len(got) != 2 {
+		t.Fatalf("helpText: %v %v", got, err)
+	}
+	if !strings.Contains(got[0], "(300)") || !strings.Contains(got[0], "## Jokers\n") {
+		t.Errorf("the rules of a 300-point table with jokers: %.200q … %q", got[0], tail(got[0], 200))
+	}
+	if !strings.Contains(got[1], "(500)") || !strings.Contains(got[1], "## Jokers (when the table plays with them)") {
+		t.Errorf("the general rules: %.200q … %q", got[1], tail(got[1], 200))
+	}
+	// In every language and for every game, with and without a table, the
+	// rules leave no placeholder unfilled and no empty list item.
+	texts, err := evalAsync[map[string]string](b, `(async () => {
+	  const i = await import('./js/i18n.js');
+	  const g = await import('./js/games.js');
+	  const tables = {rum500: {target: '150', jokers: '0', two_player_hand: '10'}, papayoo: {rounds: '2'}, pisyedili: {hands: '1', jokers: 'false', seven_stack: 'doubling', ten_mode: 'reverse'}};
+	  const out = {};
+	  for (const lang of ['en', 'pl', 'cs', 'tr']) {
+	    await i.setLang(lang, false);
+	    for (const name of g.gameNames()) {
+	      out[lang + ' ' + name + ' table'] = g.helpText(name, 'rules', tables[name] || {});
+	      out[lang + ' ' + name + ' general'] = g.helpText(name, 'rules');
+	    }
+	  }
+	  await i.setLang('en', false);
+	  return out;
+	})()`)
+	if err != nil || len(texts) < 8 {
+		t.Fatalf("the rules in every language: %v %v", len(texts), err)
+	}
+	for k, txt := range texts {
+		if strings.Contains(txt, "{") || strings.Contains(txt, "\n-\n") || strings.HasSuffix(txt, "\n-") || len(txt) < 200 {
+			t.Errorf("%s: the rules are %q", k, txt)
+		}
+		if strings.Contains(k, "rum500 table") && (!strings.Contains(txt, "150") || strings.Contains(txt, "500")) {
+			t.Errorf("%s: a 150-point table's rules say %.200q", k, txt)
+		}
+		if strings.Contains(k, "pisyedili table") && (strings.Contains(txt, "20)") || !strings.Contains(txt, "3, 6, 12")) {
+			t.Errorf("%s: the rules of a table without jokers, with doubling sevens, say %q", k, txt)
+		}
+		if strings.Contains(k, "pisyedili general") && (!strings.Contains(txt, "20)") || strings.Contains(txt, "3, 6, 12")) {
+			t.Errorf("%s: the general rules say %q", k, txt)
+		}
+	}
+	e.checkJS()
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// TestNavBackAtTable: the browser's Back at a table where the player holds
+// a seat in a game in progress asks what Leave asks; Cancel keeps the
+// player at the table, seated, with the table's address; confirming goes
+// to the lobby and hands the seat to a bot. Forward and Back again move
+// through the history without a second entry of one page.
+func TestNavBackAtTable(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	id := b.createTable("papayoo", 3, nil, nil)
+	b.must(10*time.Second, "the game in progress", chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.status === 'playing'`))
+	length, _ := eval[int](b, `history.length`)
+	back := func() {
+		if _, err := eval[bool](b, `(history.back(), true)`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	back()
+	b.must(10*time.Second, "Back asks first", chromedp.WaitVisible(tid("leave-confirm")))
+	b.screenshot("back-confirm")
+	if txt, _ := eval[string](b, `document.querySelector('[data-testid=leave-confirm]').textContent`); !strings.Contains(txt, "A bot will play your seat") {
+		t.Errorf("the confirmation says %q", txt)
+	}
+	if h := b.hash(); h != "#/table/"+id {
+		t.Errorf("while asking, the address is %q", h)
+	}
+	// The question is on screen, its Stay button focused.
+	if ok, _ := eval[bool](b, `(() => { const r = document.querySelector('[data-testid=leave-confirm]').getBoundingClientRect();
+	  return r.top >= 0 && r.bottom <= innerHeight && document.activeElement.dataset.testid === 'leave-no'; })()`); !ok {
+		t.Error("the confirmation Back asks is not on screen with its Stay button focused")
+	}
+	b.must(10*time.Second, "stay", chromedp.Click(tid("leave-no")), chromedp.WaitNotPresent(tid("leave-confirm")))
+	if h := b.hash(); h != "#/table/"+id {
+		t.Errorf("after Cancel the address is %q, want the table's", h)
+	}
+	if seat, _ := eval[string](b, `document.querySelector('[data-testid=felt]').dataset.seat`); seat != "0" {
+		t.Errorf("after Cancel the player is at seat %q, want 0", seat)
+	}
+	if n, _ := eval[int](b, `history.length`); n != length {
+		t.Errorf("the history has %d entries after Back and Cancel, %d before", n, length)
+	}
+	// Back again, and leave this time.
+	back()
+	b.must(10*time.Second, "Back asks again", chromedp.WaitVisible(tid("leave-confirm")))
+	b.must(10*time.Second, "leave", chromedp.Click(tid("leave-yes")), chromedp.WaitVisible(tid("create-form")))
+	if h := b.hash(); h != "#/" {
+		t.Errorf("after leaving by Back the address is %q, want the lobby's", h)
+	}
+	away, err := evalAsync[bool](b, fmt.Sprintf(`fetch('/api/tables/%s').then((r) => r.json()).then((s) => !!s.seats[0].away)`, id))
+	if err != nil || !away {
+		t.Errorf("the seat left by Back is not away (a bot plays it): %v %v", away, err)
+	}
+	// Forward returns to the table, now as a page the player may leave.
+	if _, err := eval[bool](b, `(history.forward(), true)`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(10*time.Second, "forward to the table", chromedp.Poll[chromedp.Void](fmt.Sprintf(`location.hash === '#/table/%s' && !!document.querySelector('[data-testid=felt]')`, id)))
+	e.checkJS()
+}
+
+// TestNavBackFromReplay: the replay's Back returns to the page the player
+// came from (the finished table, a profile), as the browser's Back does;
+// the lobby's own link at the lobby adds no second lobby to the history.
+func TestNavBackFromReplay(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	before, _ := eval[int](b, `history.length`)
+	b.must(10*time.Second, "the lobby link at the lobby", chromedp.Click(tid("home")), chromedp.WaitVisible(tid("create-form")))
+	if n, _ := eval[int](b, `history.length`); n != before {
+		t.Errorf("the lobby link at the lobby made the history %d entries long, %d before", n, before)
+	}
+	id := b.botsTable("papayoo", 3, map[string]string{"rounds": "1"})
+	b.must(15*time.Second, "the finished table", chromedp.Navigate(e.base+"/#/table/"+id), chromedp.WaitVisible(tid("final-replay")))
+	openReplay := func() {
+		b.must(15*time.Second, "open the replay", chromedp.Click(tid("final-replay")), chromedp.WaitVisible(tid("replay-step")))
+	}
+	openReplay()
+	b.must(15*time.Second, "the replay's Back", chromedp.Click(tid("nav-back")), chromedp.WaitVisible(tid("final-replay")))
+	if h := b.hash(); h != "#/table/"+id {
+		t.Errorf("the replay's Back went to %q, want the table", h)
+	}
+	openReplay()
+	if _, err := eval[bool](b, `(history.back(), true)`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(15*time.Second, "the browser's Back", chromedp.WaitVisible(tid("final-replay")))
+	if h := b.hash(); h != "#/table/"+id {
+		t.Errorf("the browser's Back from the replay went to %q, want the table", h)
+	}
+	// The profile's Back returns to the lobby it was opened from.
+	b.must(10*time.Second, "the lobby", chromedp.Click(tid("final-lobby")), chromedp.WaitVisible(tid("create-form")))
+	b.must(10*time.Second, "the profile", chromedp.Click(tid("me-name")), chromedp.WaitVisible(tid("profile-view")))
+	b.must(10*time.Second, "the profile's Back", chromedp.Click(tid("nav-back")), chromedp.WaitVisible(tid("create-form")))
+	if h := b.hash(); h != "#/" {
+		t.Errorf("the profile's Back went to %q, want the lobby", h)
+	}
+	e.checkJS()
+}
+
+// TestNavReplayHistory: the replay shows the table's move history up to
+// the step on screen, and played at a speed it keeps a finished trick on
+// screen as long as the table does (TRICK_MS) before the next lead.
+func TestNavReplayHistory(t *testing.T) {
+	e := newEnv(t)
+	b := e.pacedTab("alice")
+	b.login("alice")
+	id := b.botsTable("papayoo", 3, map[string]string{"rounds": "1"})
+	b.openReplay(id)
+	kinds := func() []string {
+		k, err := eval[[]string](b, `[...document.querySelectorAll('[data-testid=history-entry]')].map((e) => e.dataset.kind)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	count := func(ks []string, kind string) int {
+		n := 0
+		for _, k := range ks {
+			if k == kind {
+				n++
+			}
+		}
+		return n
+	}
+	b.must(10*time.Second, "to the start", chromedp.Click(tid("replay-first")), chromedp.Poll[chromedp.Void](`window.cardroom.replay.data.step === 0`))
+	if k := kinds(); len(k) != 0 {
+		t.Errorf("at step 0 the history shows %v", k)
+	}
+	b.must(10*time.Second, "the first trick", chromedp.Click(tid("replay-next-trick")),
+		chromedp.Poll[chromedp.Void](`(() => { const d = window.cardroom.replay.data; return d.step > 0 && d.view.tricks.length === 1 && !window.cardroom.replay.busy; })()`))
+	k := kinds()
+	if count(k, "trick") != 1 || count(k, "play") != 3 || k[len(k)-1] != "trick" {
+		t.Errorf("after the first trick the history shows %v, want its 3 cards and the trick last", k)
+	}
+	if txt, _ := eval[string](b, `[...document.querySelectorAll('[data-testid=history-entry]')].pop().textContent`); !strings.Contains(txt, "took the trick") {
+		t.Errorf("the trick's entry says %q", txt)
+	}
+	b.screenshot("replay-history")
+	// The finished trick is drawn at its step, though the view's trick is
+	// already empty.
+	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=replay] [data-testid=last-trick]').length`); n != 1 {
+		t.Errorf("the finished trick is not drawn at its step (%d)", n)
+	}
+	b.must(10*time.Second, "one step on", chromedp.Click(tid("replay-next")),
+		chromedp.Poll[chromedp.Void](`document.querySelectorAll('[data-testid=history-entry][data-kind=play]').length === 4`))
+	b.must(10*time.Second, "one step back", chromedp.Click(tid("replay-prev")),
+		chromedp.Poll[chromedp.Void](`document.querySelectorAll('[data-testid=history-entry][data-kind=play]').length === 3`))
+
+	// Play at 4 steps a second: the step after a trick closes stays about
+	// TRICK_MS (1.5 s), the others a quarter of a second.
+	if _, err := eval[bool](b, `(() => {
+	  window.__steps = [];
+	  let last = -1;
+	  window.__timer = setInterval(() => {
+	    const d = window.cardroom.replay.data;
+	    if (d.step !== last) { last = d.step; window.__steps.push([d.step, performance.now(), d.view.tricks.length]); }
+	  }, 20);
+	  return true;
+	})()`); err != nil {
+		t.Fatal(err)
+	}
+	b.setField("replay-speed", "4")
+	b.must(10*time.Second, "play", chromedp.Click(tid("replay-play")),
+		chromedp.Poll[chromedp.Void](`window.__steps.some((s) => s[2] >= 3)`, chromedp.WithPollingTimeout(20*time.Second)))
+	b.must(5*time.Second, "pause", chromedp.Click(tid("replay-play")))
+	steps, err := eval[[][]float64](b, `(clearInterval(window.__timer), window.__steps)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trickHold, moveHold []float64
+	for i := 1; i+1 < len(steps); i++ {
+		d := steps[i+1][1] - steps[i][1]
+		if steps[i][2] > steps[i-1][2] {
+			trickHold = append(trickHold, d)
+		} else {
+			moveHold = append(moveHold, d)
+		}
+	}
+	if len(trickHold) == 0 || len(moveHold) == 0 {
+		t.Fatalf("no trick while playing: %v", steps)
+	}
+	for _, d := range trickHold {
+		if d < 1300 {
+			t.Errorf("a finished trick stayed %.0f ms while playing, want about 1500 (steps %v)", d, steps)
+		}
+	}
+	for _, d := range moveHold {
+		if d > 1000 {
+			t.Errorf("a move stayed %.0f ms at 4 steps a second", d)
+		}
+	}
+	e.checkJS()
+}
+
+// TestNavPolishPlurals: counted texts take the language's plural form
+// (Intl.PluralRules through the page's i18n module): Polish "2 karty",
+// "5 kart", "22 karty", "12 kart"; Czech "3 karty", "5 karet"; English and
+// Turkish unchanged.
+func TestNavPolishPlurals(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	got, err := evalAsync[map[string]string](b, `(async () => {
+	  const i = await import('./js/i18n.js');
+	  const out = {};
+	  for (const [lang, ns] of [['pl', [1, 2, 5, 12, 22, 25]], ['cs', [2, 5]], ['tr', [2, 5]], ['en', [1, 2]]]) {
+	    await i.setLang(lang, false);
+	    for (const n of ns) out[lang + n] = i.t('pisyedili.h.draw_seven', {name: 'Ala', n}) + ' | ' + i.t('pisyedili.h.draw_end', {name: 'Ala', n});
+	  }
+	  await i.setLang('en', false);
+	  return out;
+	})()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ key, want string }{
+		{"pl1", "Ala: karta na koniec rozdania."},
+		{"pl2", "Ala: 2 karty za łańcuch siódemek."},
+		{"pl2", "Ala: 2 karty na koniec rozdania."},
+		{"pl5", "Ala: 5 kart za łańcuch siódemek."},
+		{"pl12", "Ala: 12 kart za"},
+		{"pl22", "Ala: 22 karty za"},
+		{"pl25", "Ala: 25 kart za"},
+		{"cs2", "Ala: 2 karty za"},
+		{"cs5", "Ala: 5 karet za"},
+		{"tr2", "2 kart çekti"},
+		{"tr5", "5 kart çekti"},
+		{"en1", "Ala drew a card at the end of the hand."},
+		{"en2", "Ala drew 2 cards for the seven chain."},
+	} {
+		if !strings.Contains(got[tc.key], tc.want) {
+			t.Errorf("%s: %q, want it to say %q", tc.key, got[tc.key], tc.want)
+		}
+	}
+	e.checkJS()
+}
+
+// TestNavRum500TakeMoves: a take from the 500 Rum pile moves the cards:
+// the taken card slides from the pile onto its meld and the card that came
+// along into the hand, with the elements they had in the pile's place; a
+// bot's take sends the cards it took unseen to its seat; nothing moves
+// under prefers-reduced-motion.
+func TestNavRum500TakeMoves(t *testing.T) {
+	for _, reduce := range []bool{false, true} {
+		t.Run(fmt.Sprintf("reduce=%v", reduce), func(t *testing.T) {
+			e := newEnv(t)
+			b := e.tab("alice")
+			b.login("alice")
+			if reduce {
+				b.must(5*time.Second, "reduce motion", chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+					_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+					return chromedp.Void{}, err
+				}))
+			}
+			b.must(15*time.Second, "open a fake table", chromedp.Navigate(e.base+"/#/table/t_faketake"),
+				chromedp.WaitVisible(chromedp.CSS(`[data-testid=table-missing], [data-testid=table-loading]`)))
+			var res struct {
+				Meld, Along, Ghosts, Running int
+			}
+			runAsync(t, b, 15*time.Second, `
+			  const send = (m) => window.cardroom.conn.onMessage(Object.assign({
+			    type: 'state', table: 't_faketake', seat: 0, status: 'playing', game: 'rum500', options: {players: '3', target: '150', jokers: '0'},
+			    clock: null, result: null, to_act: [0], legal: [],
+			    seats: [{seat: 0, name: 'alice', kind: 'human', connected: true}, {seat: 1, name: 'bot:random', kind: 'bot', connected: true}, {seat: 2, name: 'bot:random', kind: 'bot', connected: true}],
+			  }, m));
+			  const view = (o) => Object.assign({observer: 0, players: 3, round: 1, round_count: 0, phase: 'play', to_act: [0], dealer: 2,
+			    hand: ['8S', '8D', 'KC'], hand_sizes: [3, 7, 7], pile: ['5S', '8H', '9C'], stock: 20, melds: [], table_points: [0, 0, 0], totals: [0, 0, 0], round_scores: []}, o);
+			  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+			  send({seq: 5, legal: ['draw', 'take 8H meld 8S 8H 8D'], view: view({phase: 'draw'})});
+			  await sleep(300);
+			  // alice takes 8H with 9C above it and melds 8S 8H 8D.
+			  send({seq: 6, legal: ['discard 9C', 'discard KC'], view: view({hand: ['9C', 'KC'], pile: ['5S'],
+			    melds: [{number: 1, cards: ['8S', '8H', '8D'], owners: [0, 0, 0]}], table_points: [24, 0, 0]})});
+			  await sleep(30);
+			  const moving = (sel) => [...document.querySelectorAll(sel)].filter((e) => e.getAnimations().some((a) => a.playState === 'running')).length;
+			  const meld = moving('[data-testid=meld-1] [data-card="8H"]');
+			  const along = moving('[data-testid=hand-card][data-card="9C"]');
+			  await sleep(400);
+			  // Bot 1 takes the 5S into its hand: it flies to seat 1.
+			  send({seq: 7, to_act: [1], legal: [], view: view({to_act: [1], hand: ['9C', 'KC'], pile: ['5S', 'KC'],
+			    melds: [{number: 1, cards: ['8S', '8H', '8D'], owners: [0, 0, 0]}], hand_sizes: [1, 7, 7]})});
+			  await sleep(300);
+			  send({seq: 8, to_act: [1], legal: [], view: view({to_act: [1], hand: ['9C'], pile: [],
+			    melds: [{number: 1, cards: ['8S', '8H', '8D'], owners: [0, 0, 0]}], hand_sizes: [1, 9, 7]})});
+			  await sleep(30);
+			  const ghosts = document.querySelectorAll('.ghost').length;
+			  return JSON.stringify({meld, along, ghosts, running: document.getAnimations().filter((a) => a.playState === 'running').length});`, &res)
+			if reduce {
+				if res.Running != 0 || res.Meld != 0 || res.Along != 0 || res.Ghosts != 0 {
+					t.Errorf("under reduced motion: %+v, want nothing moving", res)
+				}
+				return
+			}
+			if res.Meld != 1 || res.Along != 1 {
+				t.Errorf("the take moved %d meld card and %d hand card, want the taken 8H onto its meld and the 9C into the hand (%+v)", res.Meld, res.Along, res)
+			}
+			if res.Ghosts == 0 {
+				t.Errorf("the cards a bot took unseen do not fly to its seat (%+v)", res)
+			}
+			e.checkJS()
+		})
+	}
+}

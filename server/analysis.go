@@ -1,0 +1,365 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"cardroom/bot/analysis"
+	"cardroom/bot/pool"
+	"cardroom/game"
+	"cardroom/games"
+	"cardroom/protocol"
+	"cardroom/store"
+	"cardroom/table"
+)
+
+// Post-game analysis (docs/bots.md, "Post-game analysis"; the endpoint in
+// docs/protocol.md). When a game finishes, every human seat's decisions are
+// rated by bot/analysis in the background and the result is stored with
+// the game (store.Analyses). The work runs on the bot pool, the one bound
+// on the CPU that bots take, but only when the pool has nothing else to do:
+// one seat at a time, in chunks of analysis.ChunkSamples determinizations
+// (tens of milliseconds), each submitted only while no bot move or hint
+// waits and a worker is free, and dropped unrun (to be submitted again) if
+// one started waiting meanwhile. So a table never waits for an analysis for
+// more than one chunk, on one worker.
+
+// AnalysisConfig is the post-game analysis's switch and bounds.
+type AnalysisConfig struct {
+	// Off switches the analysis off (-analysis=false): nothing is computed
+	// and GET …/analysis answers 404.
+	Off bool
+	// Budget is the determinizations per decision (-analysis-budget;
+	// default analysis.DefaultBudget, at most analysis.MaxBudget).
+	Budget int
+	// Queue bounds the seats waiting for their analysis (-analysis-queue;
+	// default 256). A seat refused because the queue is full is analysed
+	// when someone asks for it later.
+	Queue int
+}
+
+// DefaultAnalysisQueue is AnalysisConfig.Queue's default.
+const DefaultAnalysisQueue = 256
+
+// analysisPoll is how often the analyser looks whether the bot pool is
+// idle while it is not.
+const analysisPoll = 20 * time.Millisecond
+
+type seatKey struct {
+	table string
+	seat  int
+}
+
+// analyser queues the seats to analyse and runs them one at a time.
+type analyser struct {
+	s       *Server
+	cfg     AnalysisConfig
+	mu      sync.Mutex
+	queue   []seatKey
+	pending map[seatKey]bool // queued or running
+	wake    chan struct{}
+
+	done    atomic.Int64
+	failed  atomic.Int64
+	refused atomic.Int64
+	nanos   atomic.Int64 // time spent in analysis chunks
+}
+
+// newAnalyser checks the configuration, fills in its defaults and starts
+// the analyser's goroutine (it ends with the server).
+func newAnalyser(s *Server, cfg AnalysisConfig) (*analyser, error) {
+	if cfg.Budget == 0 {
+		cfg.Budget = analysis.DefaultBudget
+	}
+	if err := (analysis.Config{Budget: cfg.Budget}).Check(); err != nil {
+		return nil, err
+	}
+	if cfg.Queue == 0 {
+		cfg.Queue = DefaultAnalysisQueue
+	}
+	cfg.Queue = min(max(cfg.Queue, 1), 1<<16)
+	a := &analyser{s: s, cfg: cfg, pending: map[seatKey]bool{}, wake: make(chan struct{}, 1)}
+	if !cfg.Off && s.analysesStore() != nil {
+		go a.run()
+	}
+	return a, nil
+}
+
+// analysesStore is the store's Analyses, or nil when it keeps none.
+func (s *Server) analysesStore() store.Analyses {
+	as, _ := s.store.(store.Analyses)
+	return as
+}
+
+func (a *analyser) on() bool { return a != nil && !a.cfg.Off && a.s.analysesStore() != nil }
+
+// enqueue queues one seat; false when the queue is full. A seat already
+// queued or running is not queued twice.
+func (a *analyser) enqueue(k seatKey) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.pending[k] {
+		return true
+	}
+	if len(a.queue) >= a.cfg.Queue {
+		a.refused.Add(1)
+		return false
+	}
+	a.queue = append(a.queue, k)
+	a.pending[k] = true
+	select {
+	case a.wake <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+func (a *analyser) isPending(k seatKey) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.pending[k]
+}
+
+// finished queues the human seats of a game that has just finished.
+func (a *analyser) finished(sum *table.Summary) {
+	if !a.on() || sum.Status != store.StatusFinished {
+		return
+	}
+	for i, si := range sum.Seats {
+		if si.Player != "" {
+			a.enqueue(seatKey{sum.ID, i})
+		}
+	}
+}
+
+func (a *analyser) run() {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-a.s.quit
+		cancel()
+	}()
+	for {
+		a.mu.Lock()
+		var k seatKey
+		ok := len(a.queue) > 0
+		if ok {
+			k = a.queue[0]
+			a.queue = a.queue[1:]
+		}
+		a.mu.Unlock()
+		if !ok {
+			select {
+			case <-a.wake:
+				continue
+			case <-ctx.Done():
+				return
+			}
+		}
+		err := a.analyse(ctx, k)
+		a.mu.Lock()
+		delete(a.pending, k)
+		a.mu.Unlock()
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			a.s.log.Warn("analysis", "table", k.table, "seat", k.seat, "err", err)
+		}
+	}
+}
+
+// analyse computes and stores one seat's analysis. A failure of the
+// analysis itself is stored (so it is not retried on every request);
+// trouble reading or writing the store is only logged.
+func (a *analyser) analyse(ctx context.Context, k seatKey) error {
+	as := a.s.analysesStore()
+	if _, err := as.Analysis(ctx, k.table, k.seat); err == nil {
+		return nil // stored already
+	}
+	var f *finished
+	for try := 0; ; try++ {
+		var err error
+		f, err = a.s.records.get(ctx, a.s.store, k.table)
+		if err != nil {
+			return err
+		}
+		if f.meta.Status == store.StatusFinished {
+			break
+		}
+		// The table tells its end before the row is stored: wait for it.
+		if try == 25 {
+			return fmt.Errorf("the table is not finished in the store")
+		}
+		select {
+		case <-time.After(200 * time.Millisecond):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	data, aerr := a.compute(ctx, f, k.seat)
+	if ctx.Err() != nil || errors.Is(aerr, pool.ErrClosed) {
+		return aerr // the room is stopping: nothing failed, nothing is stored
+	}
+	row := store.Analysis{Table: k.table, Seat: k.seat, Status: store.AnalysisDone, Data: data, Created: time.Now().UTC()}
+	if aerr == nil && len(data) > store.MaxAnalysisBytes {
+		aerr = fmt.Errorf("the analysis has %d bytes, over %d", len(data), store.MaxAnalysisBytes)
+	}
+	if aerr != nil {
+		row.Status, row.Data = store.AnalysisFailed, []byte(aerr.Error())
+		a.failed.Add(1)
+	} else {
+		a.done.Add(1)
+	}
+	if err := as.SaveAnalysis(ctx, row); err != nil {
+		return err
+	}
+	return aerr
+}
+
+// compute runs the analysis chunk by chunk on the bot pool, each chunk
+// only when the pool is idle.
+func (a *analyser) compute(ctx context.Context, f *finished, seat int) ([]byte, error) {
+	e, err := games.Lookup(f.meta.Game)
+	if err != nil {
+		return nil, err
+	}
+	job, err := analysis.Prepare(e, table.Record(f.meta, f.events), game.Seat(seat), analysis.Config{Seed: analysisSeed(f.meta.ID), Budget: a.cfg.Budget})
+	if err != nil {
+		return nil, err
+	}
+	res := make(chan error, 1)
+	for !job.Done() {
+		if err := a.waitIdle(ctx); err != nil {
+			return nil, err
+		}
+		err := a.s.pool.Submit(ctx, func(context.Context) {
+			if a.s.pool.Stats().Queued > 0 {
+				res <- errYield // a bot move or hint came in meanwhile: it goes first
+				return
+			}
+			start := time.Now()
+			err := job.Next()
+			a.nanos.Add(int64(time.Since(start)))
+			res <- err
+		})
+		if errors.Is(err, pool.ErrFull) {
+			continue // waitIdle again
+		}
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case err := <-res:
+			if err != nil && !errors.Is(err, errYield) {
+				return nil, err
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return json.Marshal(job.Result())
+}
+
+var errYield = errors.New("yielded to a bot move")
+
+// analysisSeed is the sampling seed of a table's analyses: from the table's
+// id, not its seed, which the analysis's JSON shows and which must stay
+// the room's (it deals the table's games).
+func analysisSeed(id string) uint64 {
+	h := sha256.Sum256([]byte("cardroom analysis " + id))
+	return binary.BigEndian.Uint64(h[:8])
+}
+
+// waitIdle returns once the bot pool has a free worker and nothing queued.
+func (a *analyser) waitIdle(ctx context.Context) error {
+	for {
+		st := a.s.pool.Stats()
+		if st.Queued == 0 && st.Running < int64(st.Workers) {
+			return nil
+		}
+		select {
+		case <-time.After(analysisPoll):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+func (s *Server) analysisRoutes(m *http.ServeMux) {
+	m.HandleFunc("GET /api/records/{id}/analysis", s.handleAnalysis)
+}
+
+// handleAnalysis serves a finished game's analysis of one seat: 200 with
+// the analysis, 202 while it is being computed (also when nobody asked for
+// it before: a game that finished before a restart), 404 when there is
+// none (a bot's seat, a failed analysis, the analysis switched off). The
+// access rules are the record's (finishedRecord).
+func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
+	meta, _, ok := s.finishedRecord(w, r)
+	if !ok {
+		return
+	}
+	seat, err := strconv.Atoi(r.URL.Query().Get("seat"))
+	if err != nil || seat < 0 || seat >= len(meta.Seats) {
+		writeErr(w, http.StatusBadRequest, protocol.BadSeat, fmt.Sprintf("seat must be 0 to %d", len(meta.Seats)-1))
+		return
+	}
+	if !s.an.on() {
+		writeErr(w, http.StatusNotFound, protocol.NoHint, "post-game analysis is switched off in this room")
+		return
+	}
+	k := seatKey{meta.ID, seat}
+	row, err := s.analysesStore().Analysis(r.Context(), meta.ID, seat)
+	switch {
+	case err == nil && row.Status == store.AnalysisDone:
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(row.Data)
+		return
+	case err == nil:
+		writeErr(w, http.StatusNotFound, protocol.NoHint, "the analysis of seat "+strconv.Itoa(seat)+" failed: "+string(row.Data))
+		return
+	case !errors.Is(err, store.ErrNotFound):
+		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the analysis cannot be read now; retry")
+		return
+	}
+	if !s.an.isPending(k) {
+		if meta.Seats[seat].Player == "" {
+			writeErr(w, http.StatusNotFound, protocol.NoHint, "seat "+strconv.Itoa(seat)+" was a bot's: only the players' seats are analysed")
+			return
+		}
+		if !s.an.enqueue(k) {
+			w.Header().Set("Retry-After", "30")
+			writeErr(w, http.StatusServiceUnavailable, protocol.Busy, "too many analyses are waiting; retry later")
+			return
+		}
+	}
+	w.Header().Set("Retry-After", "2")
+	writeJSON(w, http.StatusAccepted, map[string]any{"status": "pending", "seat": seat})
+}
+
+// analysisMetrics writes the analyser's metrics.
+func (s *Server) analysisMetrics(metric func(name, typ, help string, v any)) {
+	a := s.an
+	if a == nil {
+		return
+	}
+	a.mu.Lock()
+	pending := len(a.pending)
+	a.mu.Unlock()
+	metric("cardroom_analysis_queued", "gauge", "Seats of finished games waiting for their post-game analysis, or being analysed.", pending)
+	metric("cardroom_analysis_done_total", "counter", "Post-game analyses computed and stored.", a.done.Load())
+	metric("cardroom_analysis_failed_total", "counter", "Post-game analyses that failed (stored as failed).", a.failed.Load())
+	metric("cardroom_analysis_refused_total", "counter", "Seats not queued for analysis because the queue was full (-analysis-queue).", a.refused.Load())
+	metric("cardroom_analysis_seconds_total", "counter", "Seconds spent computing post-game analyses on the bot pool.", math.Round(float64(a.nanos.Load())/1e6)/1e3)
+}

@@ -1,0 +1,232 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"cardroom/store"
+	"cardroom/table"
+)
+
+// analysisGet asks for a seat's analysis and returns the status and body.
+func analysisGet(t *testing.T, ts *testServer, id, query, token string) (int, string) {
+	t.Helper()
+	var body string
+	code := httpJSON(t, "GET", ts.url+"/api/records/"+id+"/analysis"+query, token, nil, &body)
+	return code, body
+}
+
+// playPrivate plays a private Papayoo game of alice (seat 0) against three
+// random bots to its end and returns the table id and its invite.
+func playPrivate(t *testing.T, ts *testServer, alice session) (string, string) {
+	t.Helper()
+	c := dial(t, ts.url, alice)
+	id := c.createTable(map[string]any{"game": "papayoo", "options": quickOptions("papayoo"), "private": true, "seat": 0,
+		"bots": map[string]string{"1": "random", "2": "random", "3": "random"}})
+	if code, body := analysisGet(t, ts, id, "?seat=0", alice.Token); code != http.StatusConflict {
+		t.Errorf("analysis of an unfinished game: %d %s, want 409", code, body)
+	}
+	c.play(id, 1, nil)
+	var sum struct {
+		Invite string `json:"invite"`
+	}
+	httpJSON(t, "GET", ts.url+"/api/tables/"+id, alice.Token, nil, &sum)
+	waitFinished(t, ts, id)
+	c.close()
+	return id, sum.Invite
+}
+
+// TestAnalysisStoredAtFinish: when a game finishes, the server analyses
+// its human seat on its own (nobody asks), stores it, and serves it with
+// the record's access rules; a bot's seat has none (404), a bad seat is
+// refused (400), the metrics count it.
+func TestAnalysisStoredAtFinish(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, Table: table.Config{BotDelay: time.Millisecond},
+		Analysis: AnalysisConfig{Budget: 8}})
+	alice := newSession(t, ts.url, "alice")
+	eve := newSession(t, ts.url, "eve")
+	id, invite := playPrivate(t, ts, alice)
+
+	as := ts.s.analysesStore()
+	deadline := time.Now().Add(60 * time.Second)
+	var row store.Analysis
+	for {
+		var err error
+		if row, err = as.Analysis(context.Background(), id, 0); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no analysis stored for seat 0: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	var a struct {
+		Version   int    `json:"version"`
+		Game      string `json:"game"`
+		Seat      int    `json:"seat"`
+		Budget    int    `json:"budget"`
+		Seed      uint64 `json:"seed"`
+		Decisions []struct {
+			Step int    `json:"step"`
+			Move string `json:"move"`
+		} `json:"decisions"`
+	}
+	if row.Status != store.AnalysisDone || json.Unmarshal(row.Data, &a) != nil || a.Version != 1 || a.Game != "papayoo" || a.Seat != 0 || a.Budget != 8 || len(a.Decisions) == 0 {
+		t.Fatalf("stored analysis %s %s", row.Status, row.Data)
+	}
+	if meta, _ := ts.s.store.Table(context.Background(), id); a.Seed == meta.Seed {
+		t.Error("the analysis shows the table's seed, which deals its games")
+	}
+	for _, seat := range []int{1, 2, 3} {
+		if _, err := as.Analysis(context.Background(), id, seat); err == nil {
+			t.Errorf("a bot's seat %d was analysed", seat)
+		}
+	}
+
+	for _, tc := range []struct {
+		name, query, token string
+		code               int
+	}{
+		{"the player", "?seat=0", alice.Token, 200},
+		{"anyone with the invite", "?seat=0&invite=" + invite, eve.Token, 200},
+		{"a stranger", "?seat=0", eve.Token, 404},
+		{"anonymous", "?seat=0", "", 404},
+		{"a wrong invite", "?seat=0&invite=nope", eve.Token, 404},
+		{"a bot's seat", "?seat=1", alice.Token, 404},
+		{"no seat", "", alice.Token, 400},
+		{"seat too high", "?seat=4", alice.Token, 400},
+		{"negative seat", "?seat=-1", alice.Token, 400},
+		{"not a number", "?seat=x", alice.Token, 400},
+	} {
+		code, body := analysisGet(t, ts, id, tc.query, tc.token)
+		if code != tc.code {
+			t.Errorf("%s: %d %s, want %d", tc.name, code, body, tc.code)
+		}
+		if code == 200 && body != string(row.Data) {
+			t.Errorf("%s: served %s, stored %s", tc.name, body, row.Data)
+		}
+	}
+	if code, _ := analysisGet(t, ts, "t_nosuchtable", "?seat=0", alice.Token); code != 404 {
+		t.Errorf("no such table: %d, want 404", code)
+	}
+	resp, err := http.Get(ts.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"cardroom_analysis_done_total 1\n", "cardroom_analysis_failed_total 0\n", "cardroom_analysis_queued 0\n", "cardroom_analysis_seconds_total "} {
+		if !strings.Contains(string(m), want) {
+			t.Errorf("metrics: no %q", want)
+		}
+	}
+}
+
+// TestAnalysisPendingThenDone: a finished game without an analysis (played
+// on a room that had it switched off) gets one when someone asks: 202
+// while it waits — here behind a bot pool kept busy, to which the analysis
+// yields — then 200. With the analysis off, the answer is 404.
+func TestAnalysisPendingThenDone(t *testing.T) {
+	needGame(t, "papayoo")
+	dir := t.TempDir()
+	cfg := Config{Rate: 10000, Burst: 10000, Table: table.Config{BotDelay: time.Millisecond}, Analysis: AnalysisConfig{Off: true}}
+	ts := startServerCfg(t, dir, cfg)
+	alice := newSession(t, ts.url, "alice")
+	id, _ := playPrivate(t, ts, alice)
+	if code, body := analysisGet(t, ts, id, "?seat=0", alice.Token); code != 404 {
+		t.Errorf("analysis switched off: %d %s, want 404", code, body)
+	}
+	ts.stop()
+
+	cfg.Analysis = AnalysisConfig{Budget: 8}
+	cfg.BotWorkers = 1
+	ts = startServerCfg(t, dir, cfg)
+	release := make(chan struct{})
+	started := make(chan struct{})
+	if err := ts.s.pool.Submit(context.Background(), func(context.Context) { close(started); <-release }); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	for i := range 3 {
+		if code, body := analysisGet(t, ts, id, "?seat=0", alice.Token); code != http.StatusAccepted || !strings.Contains(body, `"pending"`) {
+			t.Fatalf("request %d while the pool is busy: %d %s, want 202 pending", i, code, body)
+		}
+		time.Sleep(3 * analysisPoll)
+	}
+	if _, err := ts.s.analysesStore().Analysis(context.Background(), id, 0); err == nil {
+		t.Fatal("the analysis ran while the bot pool was busy")
+	}
+	close(release)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		code, body := analysisGet(t, ts, id, "?seat=0", alice.Token)
+		if code == 200 {
+			if !strings.Contains(body, `"version":1`) {
+				t.Errorf("analysis %s", body)
+			}
+			break
+		}
+		if code != http.StatusAccepted || time.Now().After(deadline) {
+			t.Fatalf("after the pool is free: %d %s", code, body)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestAnalysisConfig: a budget out of range is refused by New; the queue
+// bound is clamped to 1 to 65,536.
+func TestAnalysisConfig(t *testing.T) {
+	for _, tc := range []struct {
+		cfg       AnalysisConfig
+		ok        bool
+		queue     int
+		budgetSet int
+	}{
+		{AnalysisConfig{}, true, DefaultAnalysisQueue, 500},
+		{AnalysisConfig{Budget: 1, Queue: -5}, true, 1, 1},
+		{AnalysisConfig{Budget: 10000, Queue: 1 << 20}, true, 1 << 16, 10000},
+		{AnalysisConfig{Budget: -1}, false, 0, 0},
+		{AnalysisConfig{Budget: 10001}, false, 0, 0},
+		{AnalysisConfig{Off: true, Budget: 10001}, false, 0, 0},
+	} {
+		s, err := New(Config{Store: store.NewMemory(), Log: quietLog(), Analysis: tc.cfg})
+		if (err == nil) != tc.ok {
+			t.Errorf("%+v: error %v, want ok=%v", tc.cfg, err, tc.ok)
+		}
+		if err != nil {
+			continue
+		}
+		if s.an.cfg.Queue != tc.queue || s.an.cfg.Budget != tc.budgetSet {
+			t.Errorf("%+v: queue %d budget %d, want %d and %d", tc.cfg, s.an.cfg.Queue, s.an.cfg.Budget, tc.queue, tc.budgetSet)
+		}
+		s.Shutdown(context.Background())
+	}
+}
+
+// TestAnalysisQueueBound: the queue holds at most its bound, counts what it
+// refuses, and never queues a seat twice.
+func TestAnalysisQueueBound(t *testing.T) {
+	a := &analyser{cfg: AnalysisConfig{Queue: 2}, pending: map[seatKey]bool{}, wake: make(chan struct{}, 1)}
+	for _, tc := range []struct {
+		k    seatKey
+		want bool
+	}{
+		{seatKey{"t_a", 0}, true},
+		{seatKey{"t_a", 0}, true}, // already pending: not queued again
+		{seatKey{"t_a", 1}, true},
+		{seatKey{"t_b", 0}, false}, // full
+	} {
+		if got := a.enqueue(tc.k); got != tc.want {
+			t.Errorf("enqueue %v: %v, want %v", tc.k, got, tc.want)
+		}
+	}
+	if len(a.queue) != 2 || a.refused.Load() != 1 || !a.isPending(seatKey{"t_a", 1}) || a.isPending(seatKey{"t_b", 0}) {
+		t.Errorf("queue %v, refused %d", a.queue, a.refused.Load())
+	}
+}

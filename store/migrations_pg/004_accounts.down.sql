@@ -1,0 +1,2 @@
+DROP INDEX sessions_player;
+DROP TABLE accounts;

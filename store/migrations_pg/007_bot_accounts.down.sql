@@ -1,0 +1,2 @@
+DROP TABLE bot_tokens;
+DROP TABLE bot_accounts;

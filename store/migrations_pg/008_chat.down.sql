@@ -1,0 +1,3 @@
+DROP TABLE chat_reports;
+DROP TABLE chat_settings;
+DROP TABLE chat_lines;

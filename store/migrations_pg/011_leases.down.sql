@@ -1,0 +1,2 @@
+ALTER TABLE events DROP COLUMN epoch;
+DROP TABLE leases;
