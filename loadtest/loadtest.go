@@ -52,6 +52,7 @@ type Report struct {
 	Moves                     int64
 	MovesPerSec               float64
 	Errors, Refused, Finished int64
+	FirstError                string        // what the first error was (a lost socket, an error message, a failed send)
 	P50, P99, P999, Max       time.Duration // from the scheduled time to the last seat's update
 	SendP50, SendP99          time.Duration // from the actual send
 	ServerRSS, ServerHeap     int64         // bytes, from /metrics after the run
@@ -68,6 +69,9 @@ func (r Report) String() string {
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "moves %d in %v: %.0f moves/s (refused %d, errors %d, games finished %d)\n", r.Moves, r.Elapsed.Round(time.Millisecond), r.MovesPerSec, r.Refused, r.Errors, r.Finished)
+	if r.Errors > 0 && r.FirstError != "" {
+		fmt.Fprintf(&b, "first error: %s\n", r.FirstError)
+	}
 	fmt.Fprintf(&b, "latency move→every seat updated, from the scheduled time: p50 %v  p99 %v  p99.9 %v  max %v\n", r.P50, r.P99, r.P999, r.Max)
 	fmt.Fprintf(&b, "latency from the actual send: p50 %v  p99 %v\n", r.SendP50, r.SendP99)
 	if r.ServerRSS > 0 {
@@ -121,11 +125,18 @@ func send(ctx context.Context, c *protocol.Client, m protocol.ClientMsg) error {
 	return c.Send(ctx, m)
 }
 
+// fail counts an error and keeps the first one's text for the report.
+func (r *runner) fail(what string) {
+	r.errs.Add(1)
+	r.firstErr.CompareAndSwap(nil, &what)
+}
+
 type runner struct {
 	cfg      Config
 	client   *http.Client
 	moves    atomic.Int64
 	errs     atomic.Int64
+	firstErr atomic.Pointer[string] // fail's first message
 	refused  atomic.Int64
 	finished atomic.Int64
 	measure  atomic.Bool
@@ -240,6 +251,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	rep.Moves = r.moves.Load()
 	rep.MovesPerSec = float64(rep.Moves) / rep.Elapsed.Seconds()
 	rep.Errors, rep.Refused, rep.Finished = r.errs.Load(), r.refused.Load(), r.finished.Load()
+	if p := r.firstErr.Load(); p != nil {
+		rep.FirstError = *p
+	}
 	var all, sendAll []time.Duration
 	for _, t := range tables {
 		t.mu.Lock()
@@ -390,7 +404,7 @@ func (r *runner) read(t *tableRun, c *protocol.Client, owner bool, created chan 
 				continue // not a message
 			}
 			if r.measure.Load() {
-				r.errs.Add(1)
+				r.fail("socket lost: " + err.Error())
 			}
 			return
 		}
@@ -417,7 +431,7 @@ func (r *runner) read(t *tableRun, c *protocol.Client, owner bool, created chan 
 			case protocol.Busy, protocol.Illegal, protocol.NotYourTurn, protocol.GameOver:
 				r.refused.Add(1)
 			default:
-				r.errs.Add(1)
+				r.fail(fmt.Sprintf("error %s: %s", m.Code, m.Message))
 			}
 			t.mu.Lock()
 			if t.pending != nil {
@@ -538,7 +552,7 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 		gs := game.Seat(seat)
 		if err := send(ctx, t.conns[seat], protocol.MoveReq{Table: t.id, Seat: &gs, Move: mv}); err != nil {
 			if ctx.Err() == nil {
-				r.errs.Add(1)
+				r.fail("send: " + err.Error())
 			}
 			return
 		}

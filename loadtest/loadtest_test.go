@@ -50,3 +50,20 @@ func TestRunSmall(t *testing.T) {
 		}
 	}
 }
+
+// TestReportNamesFirstError: a run with errors says what the first one
+// was, and one without says nothing of errors beyond the count.
+func TestReportNamesFirstError(t *testing.T) {
+	for _, c := range []struct {
+		rep  Report
+		want bool
+	}{
+		{Report{Errors: 2, FirstError: "send: broken pipe"}, true},
+		{Report{}, false},
+	} {
+		got := strings.Contains(c.rep.String(), "first error: send: broken pipe")
+		if got != c.want {
+			t.Errorf("%+v: report names the first error %v, want %v:\n%s", c.rep, got, c.want, c.rep.String())
+		}
+	}
+}
