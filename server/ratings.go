@@ -395,11 +395,34 @@ func (s *Server) handlePlayerRatings(w http.ResponseWriter, r *http.Request) {
 	for _, p := range cur {
 		out.Ratings = append(out.Ratings, wirePlayerRating(p))
 	}
+	viewer := ""
+	if sess, err := s.session(r); err == nil {
+		viewer = sess.Player
+	}
+	hidden := map[string]bool{}
 	for _, c := range hist {
-		out.History = append(out.History, protocol.RatingChange{Table: c.Table, Game: c.Game, At: c.At, Rank: c.Rank, Left: c.Left,
+		id := c.Table
+		if s.privateTo(r.Context(), id, viewer, hidden) {
+			id = "" // the rating change is public, the private game is not
+		}
+		out.History = append(out.History, protocol.RatingChange{Table: id, Game: c.Game, At: c.At, Rank: c.Rank, Left: c.Left,
 			Before: c.Before.Display(), After: c.After.Display(), Mu: c.After.Mu, Sigma: c.After.Sigma})
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// privateTo reports whether table id is private and viewer ("" for
+// nobody) may not see it, remembering the answers in seen. A table that
+// cannot be read counts as private: better an entry without its link
+// than a private game named.
+func (s *Server) privateTo(ctx context.Context, id, viewer string, seen map[string]bool) bool {
+	if v, ok := seen[id]; ok {
+		return v
+	}
+	meta, err := s.store.Table(ctx, id)
+	hide := err != nil || !canSee(table.SummaryOf(meta), viewer, "")
+	seen[id] = hide
+	return hide
 }
 
 // ratingMetrics writes the rating metrics (handleMetrics).

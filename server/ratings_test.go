@@ -438,3 +438,39 @@ func TestRatedNeedsAccount(t *testing.T) {
 		t.Fatalf("member joining: %v", m)
 	}
 }
+
+// TestRatingHistoryHidesPrivateGames: a player's rating history is public,
+// but a private rated game's table id is shown only to whoever may see the
+// table (its players and owner), not to anonymous visitors or strangers.
+func TestRatingHistoryHidesPrivateGames(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServer(t, t.TempDir(), table.Config{})
+	alice := newMember(t, ts.url, "alice")
+	bob := newSession(t, ts.url, "bob")
+	var sum table.Summary
+	body := map[string]any{"game": "papayoo", "rated": true, "private": true, "seat": 0,
+		"bots": map[string]string{"1": "random", "2": "random", "3": "random"}}
+	if code := httpJSON(t, "POST", ts.url+"/api/tables", alice.Token, body, &sum); code != 200 || !sum.Private || !sum.Rated {
+		t.Fatalf("create: %d %+v", code, sum)
+	}
+	c := dial(t, ts.url, alice)
+	c.send(map[string]any{"type": "watch", "table": sum.ID})
+	c.play(sum.ID, 7, nil)
+	waitRated(t, ts, sum.ID)
+	for _, v := range []struct {
+		who   string
+		token string
+		want  string
+	}{{"alice", alice.Token, sum.ID}, {"anonymous", "", ""}, {"bob", bob.Token, ""}} {
+		var got protocol.PlayerRatings
+		if code := httpJSON(t, "GET", ts.url+"/api/players/"+alice.Player+"/ratings", v.token, nil, &got); code != 200 || len(got.History) != 1 {
+			t.Fatalf("%s: %d %+v", v.who, code, got)
+		}
+		if got.History[0].Table != v.want {
+			t.Errorf("%s sees table %q in alice's rating history, want %q", v.who, got.History[0].Table, v.want)
+		}
+		if got.History[0].After == 0 || got.History[0].Game != "papayoo" {
+			t.Errorf("%s: the rating change itself is hidden too: %+v", v.who, got.History[0])
+		}
+	}
+}
