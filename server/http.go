@@ -553,6 +553,13 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		metric("cardroom_store_wal_over_limit", "gauge", "1 when the WAL stayed over its limit after a truncating checkpoint (alarm).", b2i(st.WALOverLimit))
 		metric("cardroom_store_checkpoints_total", "counter", "WAL checkpoints run.", st.Checkpoints)
 		metric("cardroom_store_checkpoint_errors_total", "counter", "WAL checkpoints that failed or could not finish.", st.CheckpointErrors)
+	} else if ps, ok := s.cfg.Store.(interface{ CommitStats() (int64, int64, int64) }); ok {
+		// The PostgreSQL store: its group commit, and the commits whose
+		// answer was lost and had to be looked up (docs/cluster.md).
+		commits, entries, resolved := ps.CommitStats()
+		metric("cardroom_store_commits_total", "counter", "Event-log transactions committed (one per group commit).", commits)
+		metric("cardroom_store_appends_total", "counter", "Event-log entries committed.", entries)
+		metric("cardroom_store_commits_resolved_total", "counter", "Commits whose answer was lost, settled by asking the database.", resolved)
 	}
 	metric("cardroom_tables_quarantined", "gauge", "Unfinished tables that could not be restored at start (see /healthz, cardroom doctor).", len(s.quarantine))
 	metric("cardroom_tables_expired_total", "counter", "Open tables closed because nobody joined in time.", m.Expired.Load())

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"regexp"
+	"strings"
 	"testing"
 
 	"cardroom/store"
@@ -45,6 +47,13 @@ func TestPostgresRoom(t *testing.T) {
 		}
 	}
 	finishAndCheck(t, c2, ts2.url, id, ackSeq, mv)
+	// The PostgreSQL store's commits are in /metrics; SQLite's WAL is not.
+	var metrics string
+	httpJSON(t, "GET", ts2.url+"/metrics", "", nil, &metrics)
+	if !regexp.MustCompile(`(?m)^cardroom_store_appends_total [1-9]`).MatchString(metrics) ||
+		!strings.Contains(metrics, "cardroom_store_commits_resolved_total") || strings.Contains(metrics, "cardroom_store_wal_bytes") {
+		t.Errorf("/metrics on PostgreSQL lacks the store's commits, or has SQLite's WAL:\n%s", metrics)
+	}
 	ts2.stop()
 
 	st := open()
