@@ -561,6 +561,9 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		metric("cardroom_store_appends_total", "counter", "Event-log entries committed.", entries)
 		metric("cardroom_store_commits_resolved_total", "counter", "Commits whose answer was lost, settled by asking the database.", resolved)
 	}
+	held, hits := s.records.stats()
+	metric("cardroom_record_cache_games", "gauge", "Finished games whose logs are kept in memory for replays (-record-cache).", held)
+	metric("cardroom_record_cache_hits_total", "counter", "Record and replay reads answered from memory.", hits)
 	metric("cardroom_tables_quarantined", "gauge", "Unfinished tables that could not be restored at start (see /healthz, cardroom doctor).", len(s.quarantine))
 	metric("cardroom_tables_expired_total", "counter", "Open tables closed because nobody joined in time.", m.Expired.Load())
 	metric("cardroom_tables_paused", "gauge", "Tables in progress whose bots wait because every human has left.", m.Paused.Load())

@@ -90,8 +90,18 @@ type recordCache struct {
 	hits int64
 }
 
+// MaxRecordCache bounds Config.RecordCache.
+const MaxRecordCache = 1 << 16
+
 func newRecordCache(max int) *recordCache {
 	return &recordCache{m: map[string]*finished{}, max: max}
+}
+
+// stats returns the games held and the reads the cache answered.
+func (c *recordCache) stats() (held int, hits int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m), c.hits
 }
 
 // get returns table id's row and, when the game is finished, its log.

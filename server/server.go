@@ -90,6 +90,10 @@ type Config struct {
 	TablesPerPlayer int
 	// HintsPerMinute bounds each player's hint requests (default 20).
 	HintsPerMinute int
+	// RecordCache bounds the finished games whose logs (and replay
+	// histories) stay in memory for replays (-record-cache; default 256,
+	// at most MaxRecordCache).
+	RecordCache int
 	// BotWorkers is the number of bot decisions and hints computed at once
 	// (default GOMAXPROCS−1, at least 1: one core stays for the tables);
 	// BotQueue how many may wait (default 65,536).
@@ -234,6 +238,8 @@ func New(cfg Config) (*Server, error) {
 	defInt(&cfg.BotTablesPerPlayer, 2)
 	defInt(&cfg.TablesPerPlayer, 20)
 	defInt(&cfg.HintsPerMinute, 20)
+	defInt(&cfg.RecordCache, 256)
+	cfg.RecordCache = min(cfg.RecordCache, MaxRecordCache)
 	defInt(&cfg.BotWorkers, max(1, runtime.GOMAXPROCS(0)-1))
 	defInt(&cfg.BotQueue, 1<<16)
 	if cfg.BotIterations == 0 {
@@ -256,7 +262,7 @@ func New(cfg Config) (*Server, error) {
 		cfg: cfg, store: cfg.Store, log: cfg.Log, metrics: table.NewMetrics(),
 		tables: map[string]*table.Table{}, conns: map[*conn]struct{}{}, started: time.Now(),
 		seatIndex: map[string]map[string]bool{}, quit: make(chan struct{}),
-		records: newRecordCache(256),
+		records: newRecordCache(cfg.RecordCache),
 	}
 	s.lobby = newLobby(s)
 	s.chat, s.rematches = newChatHub(s, cfg.Chat), newRematches() // chat.go, rematch.go

@@ -79,6 +79,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	tablesPer := fs.Int("tables-per-player", 20, "unfinished tables one player may own, quick play included; 0: no limit")
 	botTablesPer := fs.Int("bot-tables-per-player", 2, "unfinished games of bots only one player may own; 0: no limit")
 	hintsPer := fs.Int("hints-per-minute", 20, "hints one player may ask for a minute; 0: no limit")
+	recordCache := fs.Int("record-cache", 256, "finished games whose logs stay in memory for replays (1 to 65536)")
 	chatPer := fs.Int("chat-per-minute", server.DefaultChatPerMinute, "chat lines (and reports) one player may send a minute, across tables; 0: no limit")
 	chatBurst := fs.Int("chat-burst", server.DefaultChatBurst, "chat lines one player may send at once")
 	chatHistory := fs.Int("chat-history", server.DefaultChatHistory, "chat lines kept per table and sent to a new watcher")
@@ -173,7 +174,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		OutQueue: *outQueue, OutQueueBytes: *outQueueBytes, WriteTimeout: *writeTimeout,
 		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables),
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
-		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer),
+		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer), RecordCache: max(1, *recordCache),
 		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters,
 		PublicURL: pub, TrustedProxies: proxies, Analysis: server.AnalysisConfig{Off: !*analysisOn, Budget: *analysisBudget, Queue: *analysisQueue},
 		Chat: server.ChatConfig{PerMinute: offIfZero(*chatPer), Burst: *chatBurst, History: *chatHistory},
