@@ -24,7 +24,6 @@ import (
 	"unicode/utf8"
 
 	"cardroom/protocol"
-	"cardroom/server/wsconn"
 	"cardroom/store"
 	"cardroom/table"
 )
@@ -342,23 +341,10 @@ func (s *Server) handleRevokeBotToken(w http.ResponseWriter, r *http.Request, se
 	writeErr(w, http.StatusNotFound, protocol.NoSession, "your bot has no token "+id)
 }
 
-// closeBotConns closes the sockets opened with a revoked bot token (an
-// unauthorized error first, so the program knows not to reconnect with
-// it) and returns how many there were.
+// closeBotConns closes the sockets opened with a revoked bot token and
+// returns how many there were.
 func (s *Server) closeBotConns(h string) int {
-	s.mu.Lock()
-	var cs []*conn
-	for c := range s.conns {
-		if c.sess.TokenHash == h {
-			cs = append(cs, c)
-		}
-	}
-	s.mu.Unlock()
-	for _, c := range cs {
-		c.sendErr(nil, "", &table.Error{Code: protocol.Unauthorized, Msg: "this bot token was revoked: the connection is closed"})
-		c.kill(wsconn.StatusPolicyViolation, "bot token revoked")
-	}
-	return len(cs)
+	return s.closeTokenConns(h, "this bot token was revoked: the connection is closed", "bot token revoked")
 }
 
 // markBotSeats marks the bot accounts' seats of a summary built from the

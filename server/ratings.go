@@ -402,7 +402,7 @@ func (s *Server) handlePlayerRatings(w http.ResponseWriter, r *http.Request) {
 	hidden := map[string]bool{}
 	for _, c := range hist {
 		id := c.Table
-		if s.privateTo(r.Context(), id, viewer, hidden) {
+		if c.Private && s.hiddenFrom(r.Context(), id, viewer, hidden) {
 			id = "" // the rating change is public, the private game is not
 		}
 		out.History = append(out.History, protocol.RatingChange{Table: id, Game: c.Game, At: c.At, Rank: c.Rank, Left: c.Left,
@@ -411,11 +411,11 @@ func (s *Server) handlePlayerRatings(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// privateTo reports whether table id is private and viewer ("" for
-// nobody) may not see it, remembering the answers in seen. A table that
-// cannot be read counts as private: better an entry without its link
-// than a private game named.
-func (s *Server) privateTo(ctx context.Context, id, viewer string, seen map[string]bool) bool {
+// hiddenFrom reports whether private table id is one viewer ("" for
+// nobody) may not see, remembering the answers in seen. A table that
+// cannot be read is hidden: better an entry without its link than a
+// private game named. Only private tables are read (the store marks them).
+func (s *Server) hiddenFrom(ctx context.Context, id, viewer string, seen map[string]bool) bool {
 	if v, ok := seen[id]; ok {
 		return v
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -159,18 +158,10 @@ func (s *Server) createRematch(ctx context.Context, id string) (*table.Table, er
 			meta.Seats[i] = store.Seat{Player: st.Player, Name: st.Name}
 		}
 	}
-	t, err := table.Create(ctx, s.cfg.Table, meta)
+	t, err := s.openTable(ctx, meta)
 	if err != nil {
-		var te *table.Error
-		if !errors.As(err, &te) {
-			return nil, &table.Error{Code: protocol.Unavailable, Msg: "the table could not be stored; retry later"}
-		}
 		return nil, err
 	}
-	s.mu.Lock()
-	s.tables[t.ID()] = t
-	s.mu.Unlock()
-	s.lobby.update(t.Summary())
 	s.log.Info("rematch created", "table", t.ID(), "of", id, "game", meta.Game)
 	return t, nil
 }

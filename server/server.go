@@ -478,6 +478,13 @@ func (s *Server) tableStopped(id string) {
 // closeSessionConns closes every WebSocket opened with the session whose
 // token hash is h (a revoked session).
 func (s *Server) closeSessionConns(h string) {
+	s.closeTokenConns(h, "you logged out: this connection is closed", "logged out")
+}
+
+// closeTokenConns closes the sockets opened with the token whose hash is
+// h, each with an unauthorized error saying msg first (so a program knows
+// not to reconnect with it), and returns how many there were.
+func (s *Server) closeTokenConns(h, msg, why string) int {
 	s.mu.Lock()
 	var cs []*conn
 	for c := range s.conns {
@@ -487,9 +494,10 @@ func (s *Server) closeSessionConns(h string) {
 	}
 	s.mu.Unlock()
 	for _, c := range cs {
-		c.sendErr(nil, "", &table.Error{Code: protocol.Unauthorized, Msg: "you logged out: this connection is closed"})
-		c.kill(wsconn.StatusPolicyViolation, "logged out")
+		c.sendErr(nil, "", &table.Error{Code: protocol.Unauthorized, Msg: msg})
+		c.kill(wsconn.StatusPolicyViolation, why)
 	}
+	return len(cs)
 }
 
 func (s *Server) table(id string) *table.Table {
@@ -659,6 +667,17 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req protoc
 	if err := s.checkCreate(sess.Player, botsOnly); err != nil {
 		return nil, err
 	}
+	t, err := s.openTable(ctx, meta)
+	if err != nil {
+		return nil, err
+	}
+	s.log.Info("table created", "table", t.ID(), "game", req.Game, "options", meta.Options, "owner", sess.Player, "private", req.Private)
+	return t, nil
+}
+
+// openTable creates and stores a new table (table.Create) and puts it in
+// memory and in the lobby. A storage failure is unavailable.
+func (s *Server) openTable(ctx context.Context, meta store.Table) (*table.Table, error) {
 	t, err := table.Create(ctx, s.cfg.Table, meta)
 	if err != nil {
 		var te *table.Error
@@ -671,7 +690,6 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req protoc
 	s.tables[t.ID()] = t
 	s.mu.Unlock()
 	s.lobby.update(t.Summary())
-	s.log.Info("table created", "table", t.ID(), "game", req.Game, "options", meta.Options, "owner", sess.Player, "private", req.Private)
 	return t, nil
 }
 

@@ -53,6 +53,9 @@ type RatingChange struct {
 	Left          bool
 	Before, After rating.Rating
 	Games         int // after this game (ApplyRatedGame's answer only)
+	// Private is set by RatingHistory for a change whose table is private
+	// (or gone): a reader may not be told its table.
+	Private bool
 }
 
 // Bounds of the rating queries: a caller asking for more gets at most this.
@@ -314,7 +317,10 @@ func (m *Memory) RatingHistory(_ context.Context, player, game string, limit int
 	h := m.rt().history
 	for i := len(h) - 1; i >= 0 && len(out) < limit; i-- {
 		if h[i].Player == player && (game == "" || h[i].Game == game) {
-			out = append(out, h[i])
+			c := h[i]
+			t, ok := m.tables[c.Table]
+			c.Private = !ok || t.Private
+			out = append(out, c)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At.After(out[j].At) })

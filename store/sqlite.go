@@ -512,26 +512,7 @@ func (s *SQLite) Events(ctx context.Context, table string) ([]record.Entry, erro
 	if err != nil {
 		return nil, fmt.Errorf("table %s: event log: %w", table, err)
 	}
-	defer rows.Close()
-	var out []record.Entry
-	for rows.Next() {
-		var seq, seat, chance int
-		var text string
-		if err := rows.Scan(&seq, &seat, &chance, &text); err != nil {
-			return nil, fmt.Errorf("table %s: event %d unreadable: %w", table, len(out), err)
-		}
-		if seq != len(out) {
-			return nil, fmt.Errorf("table %s: event log has a gap at %d (next logged is %d)", table, len(out), seq)
-		}
-		if seat < int(game.Spectator) || seat > maxSeat || (chance != 0 && chance != 1) {
-			return nil, fmt.Errorf("table %s: event %d is damaged (seat %d, chance %d)", table, seq, seat, chance)
-		}
-		out = append(out, record.Entry{Chance: chance != 0, Seat: game.Seat(seat), Text: text})
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("table %s: event log unreadable after %d events: %w", table, len(out), err)
-	}
-	return out, nil
+	return readEvents(table, rows) // postgres.go: the same rows, the same checks
 }
 
 // The sessions and tables are the SQL the PostgreSQL store shares

@@ -484,8 +484,11 @@ func (s sqlStore) playerRatings(ctx context.Context, player string) ([]PlayerRat
 func (s sqlStore) ratingHistory(ctx context.Context, player, game string, limit int) ([]RatingChange, error) {
 	_, limit = clampPage(0, limit, MaxRatingHistory)
 	// $2 = '' lists every game.
-	rows, err := s.r.QueryContext(ctx, `SELECT table_id, player, game, at, rank, abandoned, mu_before, sigma_before, mu_after, sigma_after
-		FROM rating_history WHERE player = $1 AND ($2 = '' OR game = $2) ORDER BY at DESC, table_id LIMIT $3`, player, game, limit)
+	// A table that is not there counts as private (its name is not shown).
+	rows, err := s.r.QueryContext(ctx, `SELECT h.table_id, h.player, h.game, h.at, h.rank, h.abandoned, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after,
+		COALESCE(t.private, 1)
+		FROM rating_history h LEFT JOIN tables t ON t.id = h.table_id
+		WHERE h.player = $1 AND ($2 = '' OR h.game = $2) ORDER BY h.at DESC, h.table_id LIMIT $3`, player, game, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -494,11 +497,11 @@ func (s sqlStore) ratingHistory(ctx context.Context, player, game string, limit 
 	for rows.Next() {
 		var c RatingChange
 		var at int64
-		var left int
-		if err := rows.Scan(&c.Table, &c.Player, &c.Game, &at, &c.Rank, &left, &c.Before.Mu, &c.Before.Sigma, &c.After.Mu, &c.After.Sigma); err != nil {
+		var left, private int
+		if err := rows.Scan(&c.Table, &c.Player, &c.Game, &at, &c.Rank, &left, &c.Before.Mu, &c.Before.Sigma, &c.After.Mu, &c.After.Sigma, &private); err != nil {
 			return nil, err
 		}
-		c.At, c.Left = time.UnixMilli(at).UTC(), left != 0
+		c.At, c.Left, c.Private = time.UnixMilli(at).UTC(), left != 0, private != 0
 		out = append(out, c)
 	}
 	return out, rows.Err()
