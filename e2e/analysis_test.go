@@ -31,6 +31,7 @@ type analysisJSON struct {
 		Loss    float64 `json:"loss"`
 		Forced  bool    `json:"forced"`
 		Mistake bool    `json:"mistake"`
+		By      string  `json:"by"`
 	} `json:"decisions"`
 	Mistakes []int `json:"mistakes"`
 }
@@ -40,28 +41,42 @@ type analysisJSON struct {
 var rawCard = regexp.MustCompile(`\b(?:[1-9]|1[0-9]|20|[AJQK])[SHDCP]\b`)
 
 // finishedWithHuman creates a one-round Papayoo table with the tab's
-// player at seat 0 and two random bots, then leaves it at once: a bot
-// plays the seat for the absent player, so the game ends in seconds and
-// seat 0 is still a player's seat, which the room analyses. It returns the
-// table's id once the record is finished.
-func (b *tab) finishedWithHuman() string {
+// player at seat 0 and two random bots, plays own moves there by clicking
+// (the pass and the first tricks' cards), then leaves: a bot plays the
+// seat for the absent player (its moves marked away), so the game ends in
+// seconds and seat 0 is still a player's seat, which the room analyses. It
+// returns the table's id once the record is finished.
+func (b *tab) finishedWithHuman(own int) string {
+	id, _ := b.finishedGame(own, false)
+	return id
+}
+
+// finishedGame is finishedWithHuman for a public or a private table
+// (leaving at once when own is 0); it returns the id and the invite.
+func (b *tab) finishedGame(own int, private bool) (string, string) {
 	b.e.t.Helper()
-	msg := `{"type": "create", "game": "papayoo", "options": {"players": "3", "rounds": "1"}, "seat": 0, "bots": {"1": "random", "2": "random"}, "bot_level": "random", "clock_ms": 0}`
+	msg := fmt.Sprintf(`{"type": "create", "game": "papayoo", "options": {"players": "3", "rounds": "1"}, "seat": 0, "bots": {"1": "random", "2": "random"}, "bot_level": "random", "clock_ms": 0, "private": %v}`, private)
 	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
 	defer cancel()
-	id, err := chromedp.Run(ctx, chromedp.Evaluate[string](`new Promise((done) => window.cardroom.conn.send(`+msg+`, (ans) => {
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`new Promise((done) => window.cardroom.conn.send(`+msg+`, (ans) => {
 	  if (ans.type !== 'created') { done('error: ' + JSON.stringify(ans)); return; }
-	  const id = ans.summary.id;
-	  window.cardroom.conn.send({type: 'leave', table: id}); // answered only with an error
-	  done(id);
+	  done(ans.summary.id + ' ' + (ans.summary.invite || ''));
 	}))`, chromedp.EvalAwaitPromise))
+	id, invite, _ := strings.Cut(got, " ")
 	if err != nil || !strings.HasPrefix(id, "t_") {
-		b.e.t.Fatalf("create a table and leave it: %q %v", id, err)
+		b.e.t.Fatalf("create a table: %q %v", got, err)
+	}
+	if own > 0 {
+		b.must(15*time.Second, "the table", chromedp.Navigate(b.e.base+"/#/table/"+id), chromedp.WaitVisible(tid("felt")))
+		b.playUntil(own, 60*time.Second)
+	}
+	if _, err := eval[bool](b, `window.cardroom.conn.send({type: 'leave', table: `+fmt.Sprintf("%q", id)+`}), true`); err != nil {
+		b.e.t.Fatalf("leave: %v", err)
 	}
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		b.e.expired("waiting for the game to finish")
-		if code, body := httpGet(b.e.t, b.e.base+"/api/records/"+id); code == http.StatusOK && strings.Contains(body, "[Result \"totals") {
-			return id
+		if code, body := httpGet(b.e.t, b.e.base+"/api/records/"+id+"?invite="+invite); code == http.StatusOK && strings.Contains(body, "[Result \"totals") {
+			return id, invite
 		}
 		if time.Now().After(deadline) {
 			b.e.t.Fatalf("the game %s did not finish within a minute", id)
@@ -103,28 +118,55 @@ func (e *env) waitAnalysis(id string, seat int) analysisJSON {
 	return analysisJSON{}
 }
 
-// TestAnalysisPanel: a finished game's replay seen from the player's seat
-// shows the analysis beside it: one mark per decision of the server's
-// analysis, in order; a mark (a mistake's, else the largest loss's) and a
-// mistake's link move the replay to the position the seat decided in; the
-// panel says the best move in words, never in notation; the marks are
-// reached and moved between by keyboard without stepping the replay; a bot's
-// seat has a short note instead; in Polish the panel's texts are Polish; it
-// fits a phone and a desktop with readable contrast.
+// TestAnalysisPanel: a finished game's replay opens from the seat its
+// player held, their cards face up, with the analysis beside it: one mark
+// per decision of the server's analysis, in order; the moves a bot made
+// for the player once they left are marked as such (a hollow square, a
+// note, never a mistake); a mark (a mistake's, else the largest loss's) and
+// a mistake's link move the replay to the position the seat decided in;
+// the panel says the best move in words, never in notation; the marks are
+// reached and moved between by keyboard without stepping the replay; a
+// bot's seat has a short note instead; in Polish the panel's texts are
+// Polish; it fits a phone and a desktop with readable contrast. Another
+// reader starts from the public view, which offers the players' seats.
 func TestAnalysisPanel(t *testing.T) {
 	e := newEnv(t, func(c *server.Config) { c.Analysis.Budget = 100 }) // fewer samples: the test is about the page
 	b := e.tab("alice")
 	b.login("alice")
-	id := b.finishedWithHuman()
+	id := b.finishedWithHuman(6)
 	want := e.waitAnalysis(id, 0)
 	if len(want.Decisions) < 10 {
 		t.Fatalf("the analysis has %d decisions, want a whole round's", len(want.Decisions))
 	}
-	b.openReplay(id)
+	standIns := 0
+	for _, d := range want.Decisions {
+		if d.By != "" {
+			standIns++
+		}
+	}
+	if standIns == 0 || standIns == len(want.Decisions) {
+		t.Fatalf("%d of %d decisions are a stand-in's: want alice's own and the bot's", standIns, len(want.Decisions))
+	}
 
-	// The public view offers the players' seats; seat 0's analysis comes.
-	b.must(10*time.Second, "the seat button", chromedp.WaitVisible(tid("analysis-seat-0")), chromedp.Click(tid("analysis-seat-0")))
+	// Someone who did not play it sees the public view, with a button per
+	// player's seat.
+	c := e.tab("carol")
+	c.login("carol")
+	c.openReplay(id)
+	if s, _ := eval[int](c, `window.cardroom.replay.seat`); s != -1 {
+		t.Errorf("a reader who did not play opens the replay at seat %d, want the public view", s)
+	}
+	c.must(10*time.Second, "the seat button", chromedp.WaitVisible(tid("analysis-seat-0")))
+
+	// alice's replay opens at her seat: her hand face up, her analysis.
+	b.openReplay(id)
+	if s, _ := eval[int](b, `window.cardroom.replay.seat`); s != 0 {
+		t.Errorf("alice opens her own game's replay at seat %d, want 0", s)
+	}
 	b.must(30*time.Second, "the analysis drawn", chromedp.Poll[chromedp.Void](`(() => { const p = document.querySelector('[data-testid=analysis]'); return !!p && p.dataset.status === 'ready' && window.cardroom.replay.seat === 0; })()`))
+	if sel, _ := eval[string](b, `document.querySelector('[data-testid=replay-seat]').value`); sel != "0" {
+		t.Errorf("the seat switcher says %q, want seat 0", sel)
+	}
 	steps, err := eval[[]int](b, `[...document.querySelectorAll('[data-testid=analysis-mark]')].map((m) => +m.dataset.step)`)
 	if err != nil {
 		t.Fatal(err)
@@ -132,14 +174,35 @@ func TestAnalysisPanel(t *testing.T) {
 	if len(steps) != len(want.Decisions) {
 		t.Fatalf("the strip has %d marks, the analysis %d decisions", len(steps), len(want.Decisions))
 	}
-	target := -1 // a mistake, else the largest loss of a decision that was not forced
+	target := -1  // a mistake, else the largest loss of alice's own decisions that were not forced
+	standIn := -1 // a stand-in's decision
 	for i, d := range want.Decisions {
 		if steps[i] != d.Step {
 			t.Errorf("mark %d is step %d, the analysis's decision %d is step %d", i, steps[i], i, d.Step)
 		}
+		if d.By != "" {
+			standIn = i
+			if d.Mistake || d.Loss != 0 {
+				t.Errorf("the stand-in's decision %+v is rated", d)
+			}
+			continue
+		}
 		if !d.Forced && (target < 0 || d.Loss > want.Decisions[target].Loss) {
 			target = i
 		}
+	}
+	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=analysis-mark][data-by=away].standin').length`); n != standIns {
+		t.Errorf("%d marks are drawn as a stand-in's, the analysis has %d", n, standIns)
+	}
+	// A stand-in's decision says so, and offers no best move.
+	sd := want.Decisions[standIn]
+	b.must(10*time.Second, "a stand-in's mark", chromedp.Click(fmt.Sprintf(`[data-testid=analysis-mark][data-step="%d"]`, sd.Step)),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d && !window.cardroom.replay.busy`, sd.Step-1)))
+	if ok, _ := eval[bool](b, `!!document.querySelector('[data-testid=analysis-standin]') && !document.querySelector('[data-testid=analysis-best]')`); !ok {
+		t.Errorf("the stand-in's decision at step %d does not say a bot made it", sd.Step)
+	}
+	if ok, _ := eval[bool](b, `[...document.querySelectorAll('[data-testid=analysis-mistake]')].every((m) => !document.querySelector('[data-testid=analysis-mark][data-by][data-step="' + m.dataset.step + '"]'))`); !ok {
+		t.Error("a stand-in's move is listed among the mistakes")
 	}
 	if target < 0 {
 		t.Fatalf("every decision of the analysis was forced: %+v", want.Decisions)
@@ -164,6 +227,10 @@ func TestAnalysisPanel(t *testing.T) {
 	// panel describes that decision.
 	b.must(10*time.Second, "click the mark", chromedp.Click(fmt.Sprintf(`[data-testid=analysis-mark][data-step="%d"]`, dec.Step)),
 		chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d && !window.cardroom.replay.busy`, dec.Step-1)))
+	// From her seat: her own cards, face up, as she saw them then.
+	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=hand] [data-card]').length`); n == 0 {
+		t.Errorf("at the position of step %d the replay shows no card of alice's hand", dec.Step)
+	}
 	if s, _ := eval[int](b, `+(document.querySelector('[data-testid=analysis-detail]') || {dataset: {}}).dataset.step`); s != dec.Step {
 		t.Errorf("at step %d the panel describes decision %d, want %d", dec.Step-1, s, dec.Step)
 	}
@@ -230,7 +297,7 @@ func TestAnalysisPanel(t *testing.T) {
 	b.setLang("pl")
 	b.must(10*time.Second, "the panel in Polish", chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelector('#analysis-h').textContent === %q`, pl["analysis.title"])))
 	text := panelText()
-	for _, k := range []string{"analysis.played", "analysis.best", "analysis.loss", "analysis.mistakes", "analysis.key_mistake"} {
+	for _, k := range []string{"analysis.played", "analysis.best", "analysis.loss", "analysis.mistakes", "analysis.key_mistake", "analysis.key_standin"} {
 		if !strings.Contains(text, pl[k]) {
 			t.Errorf("the Polish panel lacks %q (%s):\n%s", pl[k], k, text)
 		}
@@ -312,4 +379,54 @@ func langFile(t *testing.T, lang string) map[string]string {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestPrivateReplayWithInvite: a reader who came with a private game's
+// invite (its link, ?table=…&invite=…) opens its replay and its analysis:
+// the replay passes the invite to the record, the steps and the analysis.
+// A reader without it is told the replay is unavailable.
+func TestPrivateReplayWithInvite(t *testing.T) {
+	e := newEnv(t, func(c *server.Config) { c.Analysis.Budget = 20 })
+	a := e.tab("alice")
+	a.login("alice")
+	id, invite := a.finishedGame(0, true)
+	if invite == "" {
+		t.Fatal("the private table has no invite")
+	}
+	e.waitAnalysisInvite(id, 0, invite)
+
+	carol := e.tab("carol")
+	carol.login("carol")
+	carol.must(15*time.Second, "a replay without the invite", chromedp.Navigate(e.base+"/#/replay/"+id),
+		chromedp.Poll[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.error; })()`))
+
+	eve := e.tab("eve")
+	eve.login("eve")
+	eve.must(15*time.Second, "the invite link", chromedp.Navigate(e.base+"/?table="+id+"&invite="+invite), chromedp.WaitVisible(tid("felt")))
+	eve.must(5*time.Second, "to the replay", chromedp.Evaluate[chromedp.Void](`location.hash = '#/replay/`+id+`'`))
+	eve.must(15*time.Second, "the replay", chromedp.WaitVisible(tid("replay-step")),
+		chromedp.Poll[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.data && !!r.info && r.info.names.length === 3; })()`))
+	if s, _ := eval[int](eve, `window.cardroom.replay.seat`); s != -1 {
+		t.Errorf("eve, who did not play, opens the replay at seat %d, want the public view", s)
+	}
+	eve.must(10*time.Second, "seat 0's analysis", chromedp.WaitVisible(tid("analysis-seat-0")), chromedp.Click(tid("analysis-seat-0")),
+		chromedp.Poll[chromedp.Void](`(() => { const p = document.querySelector('[data-testid=analysis]'); return !!p && p.dataset.status === 'ready'; })()`))
+	e.checkJS()
+}
+
+// waitAnalysisInvite waits until a private game's analysis of a seat is
+// ready.
+func (e *env) waitAnalysisInvite(id string, seat int, invite string) {
+	e.t.Helper()
+	for deadline := time.Now().Add(90 * time.Second); time.Now().Before(deadline); time.Sleep(300 * time.Millisecond) {
+		e.expired("waiting for the analysis")
+		code, body := httpGet(e.t, fmt.Sprintf("%s/api/records/%s/analysis?seat=%d&invite=%s", e.base, id, seat, invite))
+		if code == http.StatusOK {
+			return
+		}
+		if code != http.StatusAccepted {
+			e.t.Fatalf("analysis of seat %d: %d %s", seat, code, head(body, 300))
+		}
+	}
+	e.t.Fatalf("the analysis of seat %d was not ready within 90 s", seat)
 }

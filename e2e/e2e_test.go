@@ -28,6 +28,7 @@ import (
 
 	"cardroom/server"
 	"cardroom/store"
+	"cardroom/store/pgtest"
 	"cardroom/table"
 )
 
@@ -65,6 +66,7 @@ var browser struct {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	pgtest.Stop() // the cluster test's PostgreSQL (cluster_test.go)
 	browser.mu.Lock()
 	if browser.stop != nil {
 		browser.stop()

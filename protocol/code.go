@@ -38,6 +38,7 @@ const (
 	NotFinished  Code = "not_finished"  // HTTP: a record or replay of a game still going on
 	ShuttingDown Code = "shutting_down" // HTTP: GET /ws refused while the server stops
 	RatedTable   Code = "rated_table"   // not allowed at a rated table (hints; docs/ratings.md)
+	NoAnalysis   Code = "no_analysis"   // HTTP: no post-game analysis of that seat (a bot's, failed, or off)
 
 	// Accounts (docs/accounts.md; HTTP only).
 	NameTaken           Code = "name_taken"            // an account holds this name or one that looks like it
@@ -51,6 +52,10 @@ const (
 	NoSession           Code = "no_session"            // revoke: no such session of the caller
 	AccountNeeded       Code = "account_needed"        // a rated table, created or joined by a guest
 	NoPlayer            Code = "no_player"             // a profile of a player nobody can see (profile.go)
+
+	// Tournaments (docs/tournaments.md; HTTP only).
+	NoTournament     Code = "no_tournament"     // no such tournament
+	TournamentClosed Code = "tournament_closed" // full, not open, or the deal not playable now
 )
 
 // codes holds every code with its HTTP status. The status of a code that a
@@ -89,6 +94,7 @@ var codes = []struct {
 	{NotFinished, http.StatusConflict},
 	{ShuttingDown, http.StatusServiceUnavailable},
 	{RatedTable, http.StatusBadRequest},
+	{NoAnalysis, http.StatusNotFound},
 	{NameTaken, http.StatusConflict},
 	{BadPassword, http.StatusBadRequest},
 	{BadCredentials, http.StatusUnauthorized},
@@ -100,6 +106,8 @@ var codes = []struct {
 	{NoSession, http.StatusNotFound},
 	{AccountNeeded, http.StatusForbidden},
 	{NoPlayer, http.StatusNotFound},
+	{NoTournament, http.StatusNotFound},
+	{TournamentClosed, http.StatusConflict},
 }
 
 // Codes returns every error code, in the order of docs/protocol.md.

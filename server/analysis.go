@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -60,12 +61,32 @@ type seatKey struct {
 	seat  int
 }
 
+// queued is a seat waiting for its analysis, with the stand-in marks of
+// its game's steps (table.StandIns): which moves a bot made for a player.
+// Only the running table knows them, so they are taken when the game
+// finishes (or when someone asks while the table is still in memory); a
+// seat queued without them has its stand-in's moves rated as its own, and
+// its analysis says that it may (stand_in_unknown).
+type queued struct {
+	k     seatKey
+	marks standInMarks
+}
+
+// standInMarks are a game's stand-in marks as its table knew them: known
+// says the table was in memory; the steps up to since were made before it
+// ran (a restored table), so their marks are unknown.
+type standInMarks struct {
+	known bool
+	steps map[int]game.By
+	since int
+}
+
 // analyser queues the seats to analyse and runs them one at a time.
 type analyser struct {
 	s       *Server
 	cfg     AnalysisConfig
 	mu      sync.Mutex
-	queue   []seatKey
+	queue   []queued
 	pending map[seatKey]bool // queued or running
 	wake    chan struct{}
 
@@ -103,9 +124,9 @@ func (s *Server) analysesStore() store.Analyses {
 
 func (a *analyser) on() bool { return a != nil && !a.cfg.Off && a.s.analysesStore() != nil }
 
-// enqueue queues one seat; false when the queue is full. A seat already
-// queued or running is not queued twice.
-func (a *analyser) enqueue(k seatKey) bool {
+// enqueue queues one seat with its game's stand-in marks; false when the
+// queue is full. A seat already queued or running is not queued twice.
+func (a *analyser) enqueue(k seatKey, marks standInMarks) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.pending[k] {
@@ -115,7 +136,7 @@ func (a *analyser) enqueue(k seatKey) bool {
 		a.refused.Add(1)
 		return false
 	}
-	a.queue = append(a.queue, k)
+	a.queue = append(a.queue, queued{k, marks})
 	a.pending[k] = true
 	select {
 	case a.wake <- struct{}{}:
@@ -130,16 +151,28 @@ func (a *analyser) isPending(k seatKey) bool {
 	return a.pending[k]
 }
 
-// finished queues the human seats of a game that has just finished.
+// finished queues the human seats of a game that has just finished, with
+// the stand-in marks its table holds.
 func (a *analyser) finished(sum *table.Summary) {
 	if !a.on() || sum.Status != store.StatusFinished {
 		return
 	}
+	marks := a.s.standInMarks(sum.ID)
 	for i, si := range sum.Seats {
 		if si.Player != "" {
-			a.enqueue(seatKey{sum.ID, i})
+			a.enqueue(seatKey{sum.ID, i}, marks)
 		}
 	}
+}
+
+// standInMarks are the stand-in marks of table id's steps while the table
+// is in memory (a finished table lingers a while), else none known.
+func (s *Server) standInMarks(id string) standInMarks {
+	if t := s.table(id); t != nil {
+		steps, since := t.StandIns()
+		return standInMarks{known: true, steps: steps, since: since}
+	}
+	return standInMarks{}
 }
 
 func (a *analyser) run() {
@@ -151,13 +184,15 @@ func (a *analyser) run() {
 	}()
 	for {
 		a.mu.Lock()
-		var k seatKey
+		var q queued
 		ok := len(a.queue) > 0
 		if ok {
-			k = a.queue[0]
+			q = a.queue[0]
+			a.queue[0] = queued{} // drop the marks with the entry
 			a.queue = a.queue[1:]
 		}
 		a.mu.Unlock()
+		k := q.k
 		if !ok {
 			select {
 			case <-a.wake:
@@ -166,7 +201,7 @@ func (a *analyser) run() {
 				return
 			}
 		}
-		err := a.analyse(ctx, k)
+		err := a.analyse(ctx, k, q.marks)
 		a.mu.Lock()
 		delete(a.pending, k)
 		a.mu.Unlock()
@@ -182,7 +217,7 @@ func (a *analyser) run() {
 // analyse computes and stores one seat's analysis. A failure of the
 // analysis itself is stored (so it is not retried on every request);
 // trouble reading or writing the store is only logged.
-func (a *analyser) analyse(ctx context.Context, k seatKey) error {
+func (a *analyser) analyse(ctx context.Context, k seatKey, marks standInMarks) error {
 	as := a.s.analysesStore()
 	if _, err := as.Analysis(ctx, k.table, k.seat); err == nil {
 		return nil // stored already
@@ -207,7 +242,7 @@ func (a *analyser) analyse(ctx context.Context, k seatKey) error {
 			return ctx.Err()
 		}
 	}
-	data, aerr := a.compute(ctx, f, k.seat)
+	data, aerr := a.compute(ctx, f, k.seat, marks)
 	if ctx.Err() != nil || errors.Is(aerr, pool.ErrClosed) {
 		return aerr // the room is stopping: nothing failed, nothing is stored
 	}
@@ -228,13 +263,23 @@ func (a *analyser) analyse(ctx context.Context, k seatKey) error {
 }
 
 // compute runs the analysis chunk by chunk on the bot pool, each chunk
-// only when the pool is idle.
-func (a *analyser) compute(ctx context.Context, f *finished, seat int) ([]byte, error) {
+// only when the pool is idle. marks are the game's stand-in marks; a seat
+// the store lists as stood in for (store.Table.StandIn) is flagged
+// StandInUnknown when the marks do not cover the whole game: the table was
+// not in memory any more, or it was restored after a restart and a bot may
+// have played for the seat before.
+func (a *analyser) compute(ctx context.Context, f *finished, seat int, marks standInMarks) ([]byte, error) {
 	e, err := games.Lookup(f.meta.Game)
 	if err != nil {
 		return nil, err
 	}
-	job, err := analysis.Prepare(e, table.Record(f.meta, f.events), game.Seat(seat), analysis.Config{Seed: analysisSeed(f.meta.ID), Budget: a.cfg.Budget})
+	mine := map[int]game.By{}
+	for step, by := range marks.steps {
+		if step >= 1 && step <= len(f.events) && f.events[step-1].Seat == game.Seat(seat) && !f.events[step-1].Chance && !f.events[step-1].Comment {
+			mine[step] = by
+		}
+	}
+	job, err := analysis.Prepare(e, table.Record(f.meta, f.events), game.Seat(seat), analysis.Config{Seed: analysisSeed(f.meta.ID), Budget: a.cfg.Budget, StandIn: mine})
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +313,9 @@ func (a *analyser) compute(ctx context.Context, f *finished, seat int) ([]byte, 
 			return nil, ctx.Err()
 		}
 	}
-	return json.Marshal(job.Result())
+	out := job.Result()
+	out.StandInUnknown = (!marks.known || marks.since > 0) && slices.Contains(f.meta.StandIn, game.Seat(seat))
+	return json.Marshal(out)
 }
 
 var errYield = errors.New("yielded to a bot move")
@@ -316,7 +363,7 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.an.on() {
-		writeErr(w, http.StatusNotFound, protocol.NoHint, "post-game analysis is switched off in this room")
+		writeErr(w, http.StatusNotFound, protocol.NoAnalysis, "post-game analysis is switched off in this room")
 		return
 	}
 	k := seatKey{meta.ID, seat}
@@ -327,7 +374,7 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 		w.Write(row.Data)
 		return
 	case err == nil:
-		writeErr(w, http.StatusNotFound, protocol.NoHint, "the analysis of seat "+strconv.Itoa(seat)+" failed: "+string(row.Data))
+		writeErr(w, http.StatusNotFound, protocol.NoAnalysis, "the analysis of seat "+strconv.Itoa(seat)+" failed: "+string(row.Data))
 		return
 	case !errors.Is(err, store.ErrNotFound):
 		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the analysis cannot be read now; retry")
@@ -335,10 +382,10 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 	}
 	if !s.an.isPending(k) {
 		if meta.Seats[seat].Player == "" {
-			writeErr(w, http.StatusNotFound, protocol.NoHint, "seat "+strconv.Itoa(seat)+" was a bot's: only the players' seats are analysed")
+			writeErr(w, http.StatusNotFound, protocol.NoAnalysis, "seat "+strconv.Itoa(seat)+" was a bot's: only the players' seats are analysed")
 			return
 		}
-		if !s.an.enqueue(k) {
+		if !s.an.enqueue(k, s.standInMarks(meta.ID)) {
 			w.Header().Set("Retry-After", "30")
 			writeErr(w, http.StatusServiceUnavailable, protocol.Busy, "too many analyses are waiting; retry later")
 			return

@@ -115,6 +115,16 @@ func TestAnalysisStoredAtFinish(t *testing.T) {
 	if code, _ := analysisGet(t, ts, "t_nosuchtable", "?seat=0", alice.Token); code != 404 {
 		t.Errorf("no such table: %d, want 404", code)
 	}
+	// The 404s say which: no analysis of that seat, or no such table (a
+	// private game without its invite); the client tells them apart.
+	for _, tc := range []struct{ query, token, code string }{
+		{"?seat=1", alice.Token, `"no_analysis"`},
+		{"?seat=0", eve.Token, `"no_table"`},
+	} {
+		if _, body := analysisGet(t, ts, id, tc.query, tc.token); !strings.Contains(body, tc.code) {
+			t.Errorf("%s: %s, want the code %s", tc.query, body, tc.code)
+		}
+	}
 	resp, err := http.Get(ts.url + "/metrics")
 	if err != nil {
 		t.Fatal(err)
@@ -139,8 +149,8 @@ func TestAnalysisPendingThenDone(t *testing.T) {
 	ts := startServerCfg(t, dir, cfg)
 	alice := newSession(t, ts.url, "alice")
 	id, _ := playPrivate(t, ts, alice)
-	if code, body := analysisGet(t, ts, id, "?seat=0", alice.Token); code != 404 {
-		t.Errorf("analysis switched off: %d %s, want 404", code, body)
+	if code, body := analysisGet(t, ts, id, "?seat=0", alice.Token); code != 404 || !strings.Contains(body, `"no_analysis"`) {
+		t.Errorf("analysis switched off: %d %s, want 404 no_analysis", code, body)
 	}
 	ts.stop()
 
@@ -222,11 +232,114 @@ func TestAnalysisQueueBound(t *testing.T) {
 		{seatKey{"t_a", 1}, true},
 		{seatKey{"t_b", 0}, false}, // full
 	} {
-		if got := a.enqueue(tc.k); got != tc.want {
+		if got := a.enqueue(tc.k, standInMarks{}); got != tc.want {
 			t.Errorf("enqueue %v: %v, want %v", tc.k, got, tc.want)
 		}
 	}
 	if len(a.queue) != 2 || a.refused.Load() != 1 || !a.isPending(seatKey{"t_a", 1}) || a.isPending(seatKey{"t_b", 0}) {
 		t.Errorf("queue %v, refused %d", a.queue, a.refused.Load())
+	}
+}
+
+// standInAnalysis is what TestAnalysisStandIn reads of an analysis.
+type standInAnalysis struct {
+	Decisions []struct {
+		Step    int     `json:"step"`
+		By      string  `json:"by"`
+		Loss    float64 `json:"loss"`
+		Mistake bool    `json:"mistake"`
+	} `json:"decisions"`
+	Mistakes       []int `json:"mistakes"`
+	StandInUnknown bool  `json:"stand_in_unknown"`
+}
+
+// playThenLeave plays alice's seat 0 of a Papayoo game against three
+// random bots for a few steps, then leaves: a bot plays the seat for her
+// to the end (marked away). It returns the table and the last step she
+// made herself at the latest.
+func playThenLeave(t *testing.T, ts *testServer, alice session) (string, int) {
+	t.Helper()
+	c := dial(t, ts.url, alice)
+	defer c.close()
+	id := c.createTable(map[string]any{"game": "papayoo", "options": quickOptions("papayoo"), "seat": 0,
+		"bots": map[string]string{"1": "random", "2": "random", "3": "random"}})
+	last := c.play(id, 3, func(m map[int]state) bool { return m[0].Seq >= 12 })
+	c.send(map[string]any{"type": "leave", "table": id})
+	waitFinished(t, ts, id)
+	return id, last[0].Seq
+}
+
+// waitStored polls a seat's analysis until it is served (200).
+func waitStored(t *testing.T, ts *testServer, id string, token string) standInAnalysis {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		code, body := analysisGet(t, ts, id, "?seat=0", token)
+		if code == 200 {
+			var a standInAnalysis
+			if err := json.Unmarshal([]byte(body), &a); err != nil {
+				t.Fatal(err)
+			}
+			return a
+		}
+		if code != http.StatusAccepted || time.Now().After(deadline) {
+			t.Fatalf("analysis: %d %s", code, body)
+		}
+	}
+}
+
+// TestAnalysisStandIn: the moves a bot made for a player who left are
+// marked by "away" in the analysis the room makes at the game's end, and
+// are never the player's mistakes; the player's own moves are not marked.
+// After a restart the marks are gone (only the running table knew them):
+// the analysis then says it cannot tell (stand_in_unknown).
+func TestAnalysisStandIn(t *testing.T) {
+	needGame(t, "papayoo")
+	dir := t.TempDir()
+	cfg := Config{Rate: 10000, Burst: 10000, Table: table.Config{BotDelay: time.Millisecond}, Analysis: AnalysisConfig{Budget: 8}}
+	ts := startServerCfg(t, dir, cfg)
+	alice := newSession(t, ts.url, "alice")
+	id, own := playThenLeave(t, ts, alice)
+	a := waitStored(t, ts, id, alice.Token)
+	mine, bots := 0, 0
+	for _, d := range a.Decisions {
+		switch {
+		case d.Step <= own && d.By != "":
+			t.Errorf("alice's own move at step %d is marked %q", d.Step, d.By)
+		case d.Step > own && d.By != "away":
+			t.Errorf("the stand-in's move at step %d is marked %q, want away", d.Step, d.By)
+		case d.By != "" && (d.Mistake || d.Loss != 0):
+			t.Errorf("the stand-in's move at step %d is rated: %+v", d.Step, d)
+		}
+		if d.By == "" {
+			mine++
+		} else {
+			bots++
+		}
+	}
+	for _, s := range a.Mistakes {
+		if s > own {
+			t.Errorf("mistake at step %d, a stand-in's move", s)
+		}
+	}
+	if mine == 0 || bots == 0 || a.StandInUnknown {
+		t.Errorf("%d own decisions, %d stand-in's, unknown %v: want both kinds, known", mine, bots, a.StandInUnknown)
+	}
+	ts.stop()
+
+	// A room without analysis, then a restart: the marks are lost.
+	cfg.Analysis = AnalysisConfig{Off: true}
+	ts = startServerCfg(t, dir, cfg)
+	id2, _ := playThenLeave(t, ts, alice)
+	ts.stop()
+	cfg.Analysis = AnalysisConfig{Budget: 8}
+	ts = startServerCfg(t, dir, cfg)
+	a = waitStored(t, ts, id2, alice.Token)
+	for _, d := range a.Decisions {
+		if d.By != "" {
+			t.Errorf("step %d marked %q after a restart", d.Step, d.By)
+		}
+	}
+	if !a.StandInUnknown {
+		t.Error("after a restart the analysis does not say the stand-in's moves are unknown")
 	}
 }

@@ -34,7 +34,7 @@ func quickOptions(name string) map[string]string {
 	return g.Quick
 }
 
-func needGame(t *testing.T, name string) {
+func needGame(t testing.TB, name string) {
 	t.Helper()
 	if _, err := games.Lookup(name); err != nil {
 		t.Skipf("engine %s is not registered yet (games.Lookup: %v)", name, err)

@@ -43,6 +43,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /api/records/{id}", s.handleRecord)
 	m.HandleFunc("GET /api/records/{id}/replay", s.handleReplay)
 	s.analysisRoutes(m)
+	s.tournamentRoutes(m)
 	m.HandleFunc("GET /api/history", s.auth(s.handleMyHistory))
 	m.HandleFunc("GET /api/players/{player}/history", s.handleHistory)
 	m.HandleFunc("GET /healthz", s.handleHealth)
@@ -320,6 +321,8 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 	var sum *table.Summary
 	if t := s.table(id); t != nil {
 		sum = t.Summary()
+	} else if rs := s.remoteSummary(id); rs != nil {
+		sum = rs // another node of the cluster plays it
 	} else {
 		meta, err := s.store.Table(r.Context(), id)
 		if err != nil {
@@ -536,6 +539,9 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_tables", "gauge", "Tables in memory.", m.Tables.Load())
 	metric("cardroom_tables_playing", "gauge", "Tables whose game is in progress.", m.Playing.Load())
 	metric("cardroom_connections", "gauge", "Open WebSocket connections.", s.connections.Load())
+	if s.cl != nil {
+		s.cl.metrics(metric) // cluster.go
+	}
 	metric("cardroom_moves_total", "counter", "Accepted seat moves.", m.Moves.Load())
 	metric("cardroom_bot_moves_total", "counter", "Accepted moves made by bots.", m.BotMoves.Load())
 	metric("cardroom_clock_moves_total", "counter", "Moves made by a bot because a turn clock ran out.", m.ClockMoves.Load())
@@ -579,6 +585,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	s.ratingMetrics(metric)
 	s.botMetrics(metric) // botaccount.go
 	s.chatMetrics(metric)
+	s.tournamentMetrics(metric)
 	s.analysisMetrics(metric) // analysis.go
 	ps := s.pool.Stats()
 	metric("cardroom_bot_workers", "gauge", "Workers computing bot moves and hints.", ps.Workers)

@@ -230,13 +230,14 @@ func (l *lobby) online() []byte {
 	}
 	s := l.s
 	names := map[string]string{}
-	s.mu.Lock()
-	for c := range s.conns {
-		if p := c.sess.Player; p != "" {
-			names[p] = c.sess.Name
+	for _, p := range s.localOnline(0) {
+		names[p.Player] = p.Name
+	}
+	if s.cl != nil {
+		for _, p := range s.cl.peersOnline() { // the other nodes' (cluster.go)
+			names[p.Player] = p.Name
 		}
 	}
-	s.mu.Unlock()
 	out := protocol.Online{Count: len(names), Players: make([]protocol.OnlinePlayer, 0, min(len(names), protocol.MaxOnlineListed))}
 	all := make([]protocol.OnlinePlayer, 0, len(names))
 	for p, n := range names {
@@ -260,4 +261,25 @@ func (l *lobby) online() []byte {
 func (s *Server) handleOnline(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(s.lobby.online())
+}
+
+// localOnline lists the players connected to this node (at most limit; 0:
+// all).
+func (s *Server) localOnline(limit int) []protocol.OnlinePlayer {
+	names := map[string]string{}
+	s.mu.Lock()
+	for c := range s.conns {
+		if p := c.sess.Player; p != "" {
+			names[p] = c.sess.Name
+		}
+	}
+	s.mu.Unlock()
+	out := make([]protocol.OnlinePlayer, 0, len(names))
+	for p, n := range names {
+		if limit > 0 && len(out) == limit {
+			break
+		}
+		out = append(out, protocol.OnlinePlayer{Player: p, Name: n})
+	}
+	return out
 }

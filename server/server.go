@@ -151,6 +151,11 @@ type Config struct {
 	Chat ChatConfig
 	// Analysis is the post-game analysis (analysis.go).
 	Analysis AnalysisConfig
+	// Tournaments bounds duplicate tournaments (tournament.go).
+	Tournaments TournamentConfig
+	// Cluster, when set, makes the server a node of a cluster
+	// (cluster.go, docs/cluster.md).
+	Cluster *ClusterConfig
 }
 
 // Server is one card room node.
@@ -167,6 +172,10 @@ type Server struct {
 	conns  map[*conn]struct{}
 	// seatIndex: player -> tables where the player holds a seat (unfinished).
 	seatIndex map[string]map[string]bool
+	// watchers: table -> the connections subscribed to it here.
+	watchers map[string]map[*conn]struct{}
+	nextConn atomic.Uint64
+	cl       *clusterNode // nil: a single node
 
 	connections    atomic.Int64
 	quit           chan struct{}
@@ -196,6 +205,8 @@ type Server struct {
 	chat      *chatHub   // table chat (chat.go)
 	rematches *rematches // rematch offers and series (rematch.go)
 	an        *analyser  // post-game analysis (analysis.go)
+
+	tour *tournaments // duplicate tournaments (tournament.go)
 }
 
 // New builds a server and restores every unfinished table from the store.
@@ -261,7 +272,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg: cfg, store: cfg.Store, log: cfg.Log, metrics: table.NewMetrics(),
 		tables: map[string]*table.Table{}, conns: map[*conn]struct{}{}, started: time.Now(),
-		seatIndex: map[string]map[string]bool{}, quit: make(chan struct{}),
+		seatIndex: map[string]map[string]bool{}, watchers: map[string]map[*conn]struct{}{}, quit: make(chan struct{}),
 		records: newRecordCache(cfg.RecordCache),
 	}
 	s.lobby = newLobby(s)
@@ -280,7 +291,16 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.routes()
-	if err := s.restore(); err != nil {
+	if cfg.Cluster != nil {
+		// A node of a cluster restores nothing by itself: it claims the
+		// tables nobody holds, as every node does (cluster.go).
+		if s.cl, err = newClusterNode(s, *cfg.Cluster); err != nil {
+			s.lobby.stop()
+			s.pool.Close()
+			return nil, err
+		}
+		s.cl.start()
+	} else if err := s.restore(); err != nil {
 		s.lobby.stop()
 		s.pool.Close()
 		return nil, err
@@ -329,6 +349,12 @@ func (s *Server) restore() error {
 }
 
 func (s *Server) restoreOne(ctx context.Context, id string) (*table.Table, *Damaged) {
+	return s.restoreWith(ctx, id, s.cfg.Table)
+}
+
+// restoreWith restores a table from its log with the table configuration
+// tc (a cluster node's fences its writes).
+func (s *Server) restoreWith(ctx context.Context, id string, tc table.Config) (*table.Table, *Damaged) {
 	meta, err := s.store.Table(ctx, id)
 	if err != nil {
 		return nil, &Damaged{ID: id, Reason: "table row: " + err.Error()}
@@ -340,7 +366,7 @@ func (s *Server) restoreOne(ctx context.Context, id string) (*table.Table, *Dama
 	if err != nil {
 		return nil, &Damaged{ID: id, Game: meta.Game, Reason: "event log: " + err.Error()}
 	}
-	t, err := table.Restore(s.cfg.Table, meta, events)
+	t, err := table.Restore(tc, meta, events)
 	if err != nil {
 		return nil, &Damaged{ID: id, Game: meta.Game, Reason: "replay: " + err.Error()}
 	}
@@ -424,6 +450,9 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	for _, t := range tables {
 		t.Stop()
 	}
+	if s.cl != nil {
+		s.cl.close()
+	}
 	s.lobby.stop()
 	close(s.quit)
 	s.pool.Close()
@@ -435,11 +464,24 @@ func (s *Server) Shutdown(ctx context.Context) error {
 
 func (s *Server) onChange(sum *table.Summary) {
 	s.lobby.update(sum)
+	if s.cl != nil {
+		s.cl.changed(sum) // cluster.go: every node's lobby
+	}
 	if sum.Status == store.StatusFinished {
 		s.an.finished(sum) // analysis.go
 		if sum.Rated {
 			s.rateFinished(sum) // ratings.go
 		}
+		return
+	}
+	s.indexSeats(sum)
+}
+
+// indexSeats records the players seated at an unfinished table (here, or
+// at another node of the cluster).
+func (s *Server) indexSeats(sum *table.Summary) {
+	if sum.Status == store.StatusFinished {
+		s.unindexSeats(sum.ID)
 		return
 	}
 	s.mu.Lock()
@@ -458,21 +500,29 @@ func (s *Server) onChange(sum *table.Summary) {
 }
 
 func (s *Server) tableStopped(id string) {
+	s.unindexSeats(id)
 	s.mu.Lock()
-	if t := s.tables[id]; t != nil {
-		for _, si := range t.Summary().Seats {
-			if m := s.seatIndex[si.Player]; m != nil {
-				delete(m, id)
-				if len(m) == 0 {
-					delete(s.seatIndex, si.Player)
-				}
-			}
-		}
-	}
 	delete(s.tables, id)
 	s.mu.Unlock()
 	s.lobby.remove(id)
 	s.forgetRated(id)
+	if s.cl != nil {
+		s.cl.stopped(id) // cluster.go
+	}
+}
+
+// unindexSeats forgets a table's seats in seatIndex.
+func (s *Server) unindexSeats(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for p, m := range s.seatIndex {
+		if m[id] {
+			delete(m, id)
+			if len(m) == 0 {
+				delete(s.seatIndex, p)
+			}
+		}
+	}
 }
 
 // closeSessionConns closes every WebSocket opened with the session whose
@@ -485,6 +535,14 @@ func (s *Server) closeSessionConns(h string) {
 // h, each with an unauthorized error saying msg first (so a program knows
 // not to reconnect with it), and returns how many there were.
 func (s *Server) closeTokenConns(h, msg, why string) int {
+	if s.cl != nil {
+		s.cl.revoked(h, msg, why) // cluster.go: the other nodes close theirs
+	}
+	return s.closeLocalTokenConns(h, msg, why)
+}
+
+// closeLocalTokenConns is closeTokenConns for this node's sockets only.
+func (s *Server) closeLocalTokenConns(h, msg, why string) int {
 	s.mu.Lock()
 	var cs []*conn
 	for c := range s.conns {
@@ -678,8 +736,18 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req protoc
 // openTable creates and stores a new table (table.Create) and puts it in
 // memory and in the lobby. A storage failure is unavailable.
 func (s *Server) openTable(ctx context.Context, meta store.Table) (*table.Table, error) {
-	t, err := table.Create(ctx, s.cfg.Table, meta)
+	tc := s.cfg.Table
+	if s.cl != nil {
+		var err error
+		if tc, err = s.cl.claim(ctx, meta.ID); err != nil { // cluster.go
+			return nil, err
+		}
+	}
+	t, err := table.Create(ctx, tc, meta)
 	if err != nil {
+		if s.cl != nil {
+			s.cl.forget(meta.ID)
+		}
 		var te *table.Error
 		if !errors.As(err, &te) {
 			return nil, &table.Error{Code: protocol.Unavailable, Msg: "the table could not be stored; retry later"}
@@ -690,6 +758,9 @@ func (s *Server) openTable(ctx context.Context, meta store.Table) (*table.Table,
 	s.tables[t.ID()] = t
 	s.mu.Unlock()
 	s.lobby.update(t.Summary())
+	if s.cl != nil {
+		s.cl.serveTable(t)
+	}
 	return t, nil
 }
 

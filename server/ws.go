@@ -43,12 +43,16 @@ func parseOpts(s string) (game.Options, error) {
 // queue is empty, so thousands of quiet spectators hold no writer stacks.
 type conn struct {
 	s    *Server
-	ws   *wsconn.Conn
+	ws   socket // a *wsconn.Conn, or a vsock for a virtual conn
 	sess store.Session
-	done chan struct{}
-	once sync.Once
-	why  string
-	code wsconn.StatusCode
+	id   uint64 // the node's number for the connection (relaying names it)
+	// virtual: another node's connection, served here as a table's owner
+	// (vconn.go); it has no reader: enqueue feeds it.
+	virtual bool
+	done    chan struct{}
+	once    sync.Once
+	why     string
+	code    wsconn.StatusCode
 
 	writing atomic.Int64 // start of the write in progress (unix ns), 0 if none
 
@@ -62,8 +66,14 @@ type conn struct {
 	finished chan struct{}
 	nextPing int64 // unix ns; the server's pinger's field
 
+	// A virtual conn's relayed commands (vconn.go).
+	inMu      sync.Mutex
+	inbox     [][]byte
+	inRunning bool
+
 	// Owned by the reader goroutine:
 	watching map[string]*table.Table
+	relayed  map[string]bool // tables whose messages were relayed to their owner (cluster.go)
 	tokens   float64
 	last     time.Time
 	strikes  int
@@ -188,6 +198,10 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if s.cl != nil && s.cl.cut.Load() {
+		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "this node is cut from the cluster: connect to another")
+		return
+	}
 	if max := s.cfg.MaxConnections; max > 0 && s.connections.Load() >= int64(max) {
 		writeErr(w, http.StatusServiceUnavailable, protocol.Busy, "too many connections; retry later")
 		return
@@ -197,7 +211,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	c := &conn{s: s, ws: ws, sess: sess, done: make(chan struct{}), finished: make(chan struct{}),
+	c := &conn{s: s, ws: ws, sess: sess, id: s.connID(), done: make(chan struct{}), finished: make(chan struct{}),
 		nextPing: time.Now().Add(s.cfg.PingInterval).UnixNano(),
 		watching: map[string]*table.Table{}, tokens: s.cfg.Burst, last: time.Now()}
 	s.mu.Lock()
@@ -209,20 +223,19 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	// returns (the socket is hijacked): the handler's stack grew deep in
 	// the upgrade (the session's lookup in SQLite, the middleware) and would
 	// stay that size under every idle reader.
-	go c.serve()
+	go c.serve(ws)
 }
 
 // serve runs the connection: the welcome, then the reader until the peer
 // goes or the connection is killed, then the cleanup.
-func (c *conn) serve() {
+func (c *conn) serve(ws *wsconn.Conn) {
 	s, sess := c.s, c.sess
 	defer func() {
-		c.kill(wsconn.StatusNormalClosure, "")
-		for _, t := range c.watching {
-			t.Unsubscribe(c)
-			s.chat.leave(t.ID(), c) // chat.go
-		}
+		c.cleanup()
 		s.lobby.subscribe(c, false)
+		if s.cl != nil {
+			s.cl.unrelay(c) // cluster.go
+		}
 		s.mu.Lock()
 		delete(s.conns, c)
 		s.mu.Unlock()
@@ -230,9 +243,19 @@ func (c *conn) serve() {
 		s.log.Debug("ws disconnect", "player", sess.Player, "why", c.why)
 	}()
 	c.welcome()
-	c.reader()
+	c.reader(ws)
 	c.kill(wsconn.StatusNormalClosure, "")
 	<-c.finished
+}
+
+// cleanup ends a connection's table subscriptions, once it has ended.
+func (c *conn) cleanup() {
+	c.kill(wsconn.StatusNormalClosure, "")
+	for _, t := range c.watching {
+		t.Unsubscribe(c)
+		c.s.chat.leave(t.ID(), c) // chat.go
+		c.s.dropWatcher(t.ID(), c)
+	}
 }
 
 // pinger keeps every connection's keep-alive: each PingInterval, a ping
@@ -403,26 +426,56 @@ func (c *conn) sendErr(id json.RawMessage, tableID string, e *table.Error) {
 
 func (c *conn) welcome() {
 	seats := []protocol.SeatRef{}
-	c.s.mu.Lock()
-	for id := range c.s.seatIndex[c.sess.Player] {
-		t := c.s.tables[id]
-		if t == nil {
-			continue
-		}
-		sum := t.Summary()
-		if sum.Status == store.StatusFinished {
-			continue
-		}
-		for _, si := range sum.Seats {
-			if si.Player == c.sess.Player {
-				seats = append(seats, protocol.SeatRef{Table: id, Seat: si.Seat})
+	if c.s.cl != nil && c.sess.Player != "" {
+		// A cluster: the player's tables may be played by any node, or by
+		// none this moment (one is moving); the store knows them all.
+		seats = c.s.storedSeats(c.sess.Player)
+	} else {
+		c.s.mu.Lock()
+		for id := range c.s.seatIndex[c.sess.Player] {
+			t := c.s.tables[id]
+			if t == nil {
+				continue
+			}
+			sum := t.Summary()
+			if sum.Status == store.StatusFinished {
+				continue
+			}
+			for _, si := range sum.Seats {
+				if si.Player == c.sess.Player {
+					seats = append(seats, protocol.SeatRef{Table: id, Seat: si.Seat})
+				}
 			}
 		}
+		c.s.mu.Unlock()
 	}
-	c.s.mu.Unlock()
 	c.send(protocol.WelcomeMsg{Version: protocol.Version, Player: c.sess.Player, Name: c.sess.Name,
 		Limits: protocol.Limits{MaxMessage: MaxMessage, Rate: c.s.cfg.Rate, Burst: c.s.cfg.Burst}, Seats: seats,
 		PublicURL: c.s.cfg.PublicURL})
+}
+
+// storedSeats lists the player's seats at unfinished tables from the
+// store (a cluster node's welcome).
+func (s *Server) storedSeats(player string) []protocol.SeatRef {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	seats := []protocol.SeatRef{}
+	tables, err := s.store.History(ctx, player, 100)
+	if err != nil {
+		s.log.Warn("welcome: the player's tables", "err", err)
+		return seats
+	}
+	for _, tb := range tables {
+		if !store.IsUnfinished(tb.Status) {
+			continue
+		}
+		for i, st := range tb.Seats {
+			if st.Player == player {
+				seats = append(seats, protocol.SeatRef{Table: tb.ID, Seat: game.Seat(i)})
+			}
+		}
+	}
+	return seats
 }
 
 // allow applies the rate limit; it reports false for a message over the
@@ -449,17 +502,17 @@ func (c *conn) allow() bool {
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, MaxMessage+1); return &b }}
 
-func (c *conn) reader() {
+func (c *conn) reader(ws *wsconn.Conn) {
 	ctx := context.Background()
 	for {
-		typ, err := c.ws.Next()
+		typ, err := ws.Next()
 		if err != nil {
 			return
 		}
 		// The buffer is taken only once a message has come: an idle
 		// socket holds none.
 		bp := bufPool.Get().(*[]byte)
-		ok := c.readOne(ctx, typ, *bp)
+		ok := c.readOne(ctx, ws, typ, *bp)
 		bufPool.Put(bp)
 		if !ok {
 			return
@@ -468,9 +521,9 @@ func (c *conn) reader() {
 }
 
 // readOne reads and handles one message; false ends the connection.
-func (c *conn) readOne(ctx context.Context, typ wsconn.MessageType, buf []byte) bool {
+func (c *conn) readOne(ctx context.Context, ws *wsconn.Conn, typ wsconn.MessageType, buf []byte) bool {
 	// What does not fit in buf (over MaxMessage) is read and dropped.
-	n, _, err := c.ws.ReadMessage(buf)
+	n, _, err := ws.ReadMessage(buf)
 	if err != nil {
 		return false
 	}
@@ -501,7 +554,7 @@ func (c *conn) readOne(ctx context.Context, typ wsconn.MessageType, buf []byte) 
 		c.Send(marshalMsg(e))
 		return true
 	}
-	c.handle(ctx, m)
+	c.handle(ctx, m, buf[:n])
 	return true
 }
 
@@ -515,7 +568,9 @@ func marshalMsg(m protocol.ServerMsg) []byte {
 
 var seatOr = protocol.SeatOr
 
-func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
+// handle handles one client message; raw is its text, which a table
+// owned by another node of a cluster is sent (cluster.go).
+func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 	id, tableID := m.RequestID(), protocol.TableOf(m)
 	fail := func(err error) {
 		var te *table.Error
@@ -532,9 +587,6 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
 		fail(&table.Error{Code: protocol.Unauthorized, Msg: m.MessageType() + " needs a session: POST /api/session first (anonymous connections may only watch)"})
 		return false
 	}
-	noTable := func() {
-		fail(&table.Error{Code: protocol.NoTable, Msg: fmt.Sprintf("no table %q (finished tables: GET /api/records/%s)", tableID, tableID)})
-	}
 	if mv, ok := m.(*protocol.MoveReq); ok {
 		// The hot path: a move does not wait for the table.
 		if !needSession() {
@@ -542,8 +594,9 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
 		}
 		t := c.s.table(mv.Table)
 		if t == nil {
-			noTable()
-			return
+			if t = c.remoteTable(ctx, mv.Table, raw, fail); t == nil {
+				return
+			}
 		}
 		if err := t.Move(c, mv.ID, seatOr(mv.Seat), mv.Move); err != nil {
 			fail(err)
@@ -577,8 +630,9 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
 	}
 	t := c.s.table(tableID)
 	if t == nil {
-		noTable()
-		return
+		if t = c.remoteTable(ctx, tableID, raw, fail); t == nil {
+			return
+		}
 	}
 	switch m := m.(type) {
 	case *protocol.JoinReq:
@@ -610,6 +664,7 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
 			delete(c.watching, t.ID())
 			t.Unsubscribe(c)
 			c.s.chat.leave(t.ID(), c) // chat.go
+			c.s.dropWatcher(t.ID(), c)
 		}
 	case *protocol.ChatReq, *protocol.ChatSettingsReq, *protocol.ChatReportReq, *protocol.RematchReq:
 		if err := c.s.tableSocial(ctx, t, c, m); err != nil { // chat.go, rematch.go
@@ -634,6 +689,10 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
 	case *protocol.HintReq:
 		if t.Summary().Rated {
 			fail(ratedHintErr) // ratings.go
+			return
+		}
+		if isTournamentTable(t.ID()) {
+			fail(tournamentHintErr) // tournament.go
 			return
 		}
 		eng, v, seat, err := t.SeatView(ctx, c.sess.Player, seatOr(m.Seat))
@@ -673,6 +732,28 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg) {
 	}
 }
 
+// remoteTable is the cluster's answer for a table not in memory here: the
+// message is relayed to the node that owns the table (nil: handled, or
+// refused with fail), or the table is taken over by this node (returned),
+// or there is no such table (refused). Without a cluster, no table.
+func (c *conn) remoteTable(ctx context.Context, id string, raw []byte, fail func(error)) *table.Table {
+	cl := c.s.cl
+	if cl != nil && c.virtual {
+		// It left this node between the command's dispatch and now.
+		fail(&table.Error{Code: protocol.Unavailable, Msg: "the table moved to another node: reconnect"})
+		c.kill(wsconn.StatusTryAgainLater, "table moved")
+		return nil
+	}
+	if cl != nil && cl.relay(ctx, c, id, raw, fail) {
+		return nil
+	}
+	if t := c.s.table(id); t != nil {
+		return t
+	}
+	fail(&table.Error{Code: protocol.NoTable, Msg: fmt.Sprintf("no table %q (finished tables: GET /api/records/%s)", id, id)})
+	return nil
+}
+
 // setBot seats a bot of level (or, level "", removes one).
 func (c *conn) setBot(ctx context.Context, t *table.Table, seat *game.Seat, level string, fail func(error)) {
 	if sum := t.Summary(); level != "" && sum.Humans == 0 && (seatOr(seat) < 0 || sum.Free <= 1) {
@@ -697,6 +778,7 @@ func (c *conn) watch(ctx context.Context, t *table.Table) {
 		return
 	}
 	c.watching[t.ID()] = t
+	c.s.addWatcher(t.ID(), c)
 	c.s.chat.join(ctx, t, c)      // chat.go
 	c.s.rematchOnWatch(ctx, t, c) // rematch.go
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"cardroom/record"
@@ -75,7 +76,26 @@ type Leases interface {
 	// rules of Append hold: nil only for a committed entry, an error only
 	// for one not committed, ErrConflict for a seq already logged.
 	AppendFenced(ctx context.Context, table string, epoch int64, seq int, e record.Entry) error
+	// UpdateTableFenced is Store.UpdateTable under the same condition as
+	// AppendFenced: a table's seats and status are written only by its
+	// current owner, or ErrFenced and nothing is written.
+	UpdateTableFenced(ctx context.Context, t Table, epoch int64) error
+	// RenewAll renews, in one statement, every lease node holds at the
+	// given epochs (table id → epoch; at most MaxRenewBatch), and returns
+	// the tables whose lease is lost (ErrFenced for each in Renew's terms).
+	// A node renews its whole set this way each third of the ttl, so a
+	// thousand tables cost one round trip, not a thousand.
+	RenewAll(ctx context.Context, node string, held map[string]int64, ttl time.Duration) (lost []string, err error)
+	// Orphans lists up to limit unfinished tables (open or playing) whose
+	// lease is missing or expired: the tables nobody plays, which a node
+	// of the cluster should claim (a dead node's, or all of them after the
+	// whole cluster restarted).
+	Orphans(ctx context.Context, limit int) ([]string, error)
 }
+
+// MaxRenewBatch bounds the leases one RenewAll renews (one statement's
+// arrays). A node holding more renews in several batches.
+const MaxRenewBatch = 10000
 
 var _ Leases = (*Memory)(nil)
 
@@ -185,4 +205,79 @@ func (m *Memory) AppendFenced(ctx context.Context, table string, epoch int64, se
 		return ErrFenced
 	}
 	return m.appendLocked(ctx, table, seq, e)
+}
+
+// UpdateTableFenced implements Leases.
+func (m *Memory) UpdateTableFenced(ctx context.Context, t Table, epoch int64) error {
+	if err := checkFenced(t.ID, epoch); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	_, ok := m.held(t.ID, "", epoch, time.Now())
+	m.mu.Unlock()
+	if !ok {
+		return ErrFenced
+	}
+	// Memory is one process: nothing can claim between the check and the
+	// update that matters to a test.
+	return m.UpdateTable(ctx, t)
+}
+
+// RenewAll implements Leases.
+func (m *Memory) RenewAll(_ context.Context, node string, held map[string]int64, ttl time.Duration) ([]string, error) {
+	if err := checkRenewAll(node, held, ttl); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	var lost []string
+	for table, epoch := range held {
+		l, ok := m.held(table, node, epoch, now)
+		if !ok {
+			lost = append(lost, table)
+			continue
+		}
+		l.expires = now.Add(ttl)
+		m.leases[table] = l
+	}
+	sort.Strings(lost)
+	return lost, nil
+}
+
+// Orphans implements Leases.
+func (m *Memory) Orphans(_ context.Context, limit int) ([]string, error) {
+	if limit < 1 || limit > MaxRenewBatch {
+		return nil, fmt.Errorf("%w: orphans limit %d: want 1 to %d", ErrLeaseInput, limit, MaxRenewBatch)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := time.Now()
+	var out []string
+	for id, t := range m.tables {
+		if l, ok := m.leases[id]; IsUnfinished(t.Status) && (!ok || !l.live(now)) {
+			out = append(out, id)
+		}
+	}
+	sort.Strings(out)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// checkRenewAll range-checks a RenewAll request.
+func checkRenewAll(node string, held map[string]int64, ttl time.Duration) error {
+	if len(held) > MaxRenewBatch {
+		return fmt.Errorf("%w: %d leases in one renewal, at most %d", ErrLeaseInput, len(held), MaxRenewBatch)
+	}
+	for table, epoch := range held {
+		if err := checkLease(table, node, epoch, ttl); err != nil {
+			return err
+		}
+		if epoch == 0 {
+			return fmt.Errorf("%w: table %s: epoch 0", ErrLeaseInput, table)
+		}
+	}
+	return checkLease("-", node, 0, ttl)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"sort"
 	"time"
 
 	"cardroom/record"
@@ -96,4 +98,89 @@ func (p *Postgres) AppendFenced(ctx context.Context, table string, epoch int64, 
 		return err
 	}
 	return p.enqueue(ctx, &pgAppend{appendReq: appendReq{table: table, seq: seq, e: e, reply: make(chan error, 1)}, epoch: epoch})
+}
+
+// UpdateTableFenced implements Leases: the lease row is read FOR SHARE in
+// the update's transaction, so a claim waits for the update to commit and
+// an update under a lost epoch writes nothing.
+func (p *Postgres) UpdateTableFenced(ctx context.Context, t Table, epoch int64) error {
+	if err := checkFenced(t.ID, epoch); err != nil {
+		return err
+	}
+	return p.sql.updateTableIf(ctx, t, func(tx *sql.Tx) error {
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM leases WHERE table_id = $1 AND epoch = $2 AND expires > clock_timestamp() FOR SHARE`,
+			t.ID, epoch).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrFenced
+		}
+		return err
+	})
+}
+
+// RenewAll implements Leases: one UPDATE over the arrays of tables and
+// epochs; the rows it did not return are lost.
+func (p *Postgres) RenewAll(ctx context.Context, node string, held map[string]int64, ttl time.Duration) ([]string, error) {
+	if err := checkRenewAll(node, held, ttl); err != nil {
+		return nil, err
+	}
+	if len(held) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, 0, len(held))
+	epochs := make([]int64, 0, len(held))
+	for id, e := range held {
+		ids = append(ids, id)
+		epochs = append(epochs, e)
+	}
+	rows, err := p.db.QueryContext(ctx, `UPDATE leases l SET expires = clock_timestamp() + $2 * interval '1 microsecond'
+		FROM unnest($3::text[], $4::bigint[]) AS h(table_id, epoch)
+		WHERE l.table_id = h.table_id AND l.epoch = h.epoch AND l.node = $1 AND l.expires > clock_timestamp()
+		RETURNING l.table_id`, node, ttl.Microseconds(), ids, epochs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	kept := make(map[string]bool, len(held))
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		kept[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var lost []string
+	for _, id := range ids {
+		if !kept[id] {
+			lost = append(lost, id)
+		}
+	}
+	sort.Strings(lost)
+	return lost, nil
+}
+
+// Orphans implements Leases.
+func (p *Postgres) Orphans(ctx context.Context, limit int) ([]string, error) {
+	if limit < 1 || limit > MaxRenewBatch {
+		return nil, fmt.Errorf("%w: orphans limit %d: want 1 to %d", ErrLeaseInput, limit, MaxRenewBatch)
+	}
+	rows, err := p.db.QueryContext(ctx, `SELECT t.id FROM tables t LEFT JOIN leases l ON l.table_id = t.id
+		WHERE t.status IN ($1, $2) AND (l.table_id IS NULL OR l.expires <= clock_timestamp())
+		ORDER BY t.id LIMIT $3`, StatusOpen, StatusPlaying, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
 }

@@ -557,3 +557,71 @@ func BenchmarkPostgresAppendSerial(b *testing.B) {
 	}
 	b.ReportMetric(rtt, "µs/roundtrip")
 }
+
+// TestLeasesForANode: what a cluster node does with its leases as a set
+// (docs/cluster.md): RenewAll keeps the live ones and names the lost one;
+// Orphans lists the unfinished tables with no live lease (never a
+// finished one, never a held one); UpdateTableFenced writes a table's
+// seats only under its live epoch.
+func TestLeasesForANode(t *testing.T) {
+	const ttl, short = 20 * time.Second, 150 * time.Millisecond
+	for name, st := range leaseStores(t) {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			mk := func(id string, status Status) Table {
+				tb := Table{ID: id, Game: "papayoo", Options: "players=4", Seed: 7, Status: status, Created: time.UnixMilli(1700000000000),
+					Seats: []Seat{{Player: "p_a", Name: "A"}, {}, {}, {}}}
+				if err := st.CreateTable(ctx, tb); err != nil {
+					t.Fatal(err)
+				}
+				return tb
+			}
+			ta, _ := mk("ta", StatusPlaying), mk("tb", StatusOpen)
+			mk("tc", StatusPlaying)
+			mk("tf", StatusFinished)
+			ea, err := st.Claim(ctx, "ta", "n1", ttl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eb, err := st.Claim(ctx, "tb", "n1", short)
+			if err != nil {
+				t.Fatal(err)
+			}
+			orph, err := st.Orphans(ctx, 100)
+			if err != nil || strings.Join(orph, ",") != "tc" {
+				t.Fatalf("orphans with ta and tb held: %v, %v; want [tc] (tf is finished)", orph, err)
+			}
+			time.Sleep(short + 100*time.Millisecond)
+			lost, err := st.RenewAll(ctx, "n1", map[string]int64{"ta": ea, "tb": eb}, ttl)
+			if err != nil || strings.Join(lost, ",") != "tb" {
+				t.Fatalf("RenewAll after tb expired: lost %v, %v; want [tb]", lost, err)
+			}
+			if err := st.AppendFenced(ctx, "ta", ea, 0, record.Entry{Text: "x"}); err != nil {
+				t.Errorf("ta renewed: fenced append %v", err)
+			}
+			orph, _ = st.Orphans(ctx, 1)
+			if strings.Join(orph, ",") != "tb" {
+				t.Errorf("orphans limit 1 after tb expired: %v; want [tb]", orph)
+			}
+			if _, err := st.RenewAll(ctx, "n1", map[string]int64{"ta": 0}, ttl); !errors.Is(err, ErrLeaseInput) {
+				t.Errorf("RenewAll with epoch 0: %v; want ErrLeaseInput", err)
+			}
+			if _, err := st.Orphans(ctx, 0); !errors.Is(err, ErrLeaseInput) {
+				t.Errorf("Orphans(0): %v; want ErrLeaseInput", err)
+			}
+			ta.Seats[1] = Seat{Player: "p_b", Name: "B"}
+			if err := st.UpdateTableFenced(ctx, ta, ea+1); !errors.Is(err, ErrFenced) {
+				t.Errorf("update under a wrong epoch: %v; want ErrFenced", err)
+			}
+			if got, _ := st.Table(ctx, "ta"); len(got.Seats) > 1 && got.Seats[1].Player != "" {
+				t.Errorf("a fenced update wrote seat 1: %+v", got.Seats[1])
+			}
+			if err := st.UpdateTableFenced(ctx, ta, ea); err != nil {
+				t.Fatalf("owner's update: %v", err)
+			}
+			if got, _ := st.Table(ctx, "ta"); len(got.Seats) < 2 || got.Seats[1].Player != "p_b" {
+				t.Errorf("owner's update not stored: %+v", got.Seats)
+			}
+		})
+	}
+}

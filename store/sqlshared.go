@@ -137,11 +137,22 @@ func putSeats(ctx context.Context, tx *sql.Tx, t Table) error {
 }
 
 func (s sqlStore) updateTable(ctx context.Context, t Table) error {
+	return s.updateTableIf(ctx, t, nil)
+}
+
+// updateTableIf is updateTable after check (if not nil) has passed in the
+// same transaction.
+func (s sqlStore) updateTableIf(ctx context.Context, t Table, check func(*sql.Tx) error) error {
 	tx, err := s.begin(ctx, false)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	if check != nil {
+		if err := check(tx); err != nil {
+			return err
+		}
+	}
 	res, err := tx.ExecContext(ctx, `UPDATE tables SET status = $1, result = $2, finished = $3, winners = $4, stand_in = $5 WHERE id = $6`,
 		t.Status, orStar(t.Result), ms(t.Finished), seatsText(t.Winners), seatsText(t.StandIn), t.ID)
 	if err != nil {

@@ -109,6 +109,7 @@ func (t *Table) apply(s game.Seat, text string, byBot bool) error {
 		}
 	}
 	t.histStep(before, s, m, false, by)
+	t.noteStandIn(by) // standin.go
 	t.cfg.Metrics.Moves.Add(1)
 	if byBot {
 		t.cfg.Metrics.BotMoves.Add(1)

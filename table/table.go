@@ -160,6 +160,9 @@ type Table struct {
 	stopped chan struct{}
 	summary atomicSummary
 
+	// Safe from any goroutine: the steps a bot chose for a player.
+	standInMarks standIns // standin.go
+
 	// Owned by the goroutine:
 	meta      store.Table
 	eng       game.Engine
@@ -338,6 +341,7 @@ func newTable(cfg Config, meta store.Table, eng game.Engine, st game.State, even
 		leaveSig: make(chan struct{}, 1),
 	}
 	t.opts, _ = game.ParseOptions(meta.Options)
+	t.standInMarks.since = len(events) // standin.go: steps made before this table ran
 	now := time.Now()
 	t.openIdle = now
 	for i := range t.seats {

@@ -68,16 +68,28 @@ const maxSteps = 4000
 // TopMistakes is how many of the largest losses are marked as mistakes.
 const TopMistakes = 3
 
-// Config is the analysis's seed and budget.
+// Config is the analysis's seed and budget, and who made which move.
 type Config struct {
 	Seed   uint64
 	Budget int // determinizations per decision; 0 = DefaultBudget
+	// StandIn names the steps (1-based, as Decision.Step) whose move a
+	// bot made for the seat's player: game.ByAway or game.ByTimeout, as
+	// the table marked them. Such a decision is listed with its By and
+	// not evaluated: it is not the player's, so it is never their
+	// mistake and adds nothing to the total loss. Only the running table
+	// knows these marks (the record does not keep them).
+	StandIn map[int]game.By
 }
 
 // Check reports a budget out of range.
 func (c Config) Check() error {
 	if c.Budget < 0 || c.Budget > MaxBudget {
 		return fmt.Errorf("analysis: the budget is %d determinizations a decision, want 1 to %d (0: %d)", c.Budget, MaxBudget, DefaultBudget)
+	}
+	for step, by := range c.StandIn {
+		if step < 1 || (by != game.ByAway && by != game.ByTimeout) {
+			return fmt.Errorf("analysis: stand-in mark %q at step %d: want %q or %q at a step from 1", by, step, game.ByAway, game.ByTimeout)
+		}
 	}
 	return nil
 }
@@ -110,8 +122,14 @@ type Analysis struct {
 	Decisions []Decision `json:"decisions"`
 	// Mistakes are the steps of the marked decisions, largest loss first.
 	Mistakes []int `json:"mistakes"`
-	// TotalLoss is the sum of the losses of every decision.
+	// TotalLoss is the sum of the losses of every decision (a stand-in's
+	// decisions have none).
 	TotalLoss float64 `json:"total_loss"`
+	// StandInUnknown: a bot played for the seat's player at least once,
+	// but not every move it made may be known (only the running table
+	// knew: the server was restarted meanwhile), so the unmarked ones are
+	// rated as the player's. Set by the server; Analyse never sets it.
+	StandInUnknown bool `json:"stand_in_unknown,omitempty"`
 }
 
 // Decision is one position where the seat moved.
@@ -125,6 +143,11 @@ type Decision struct {
 	Legal int    `json:"legal"` // how many legal moves the seat had
 	// Forced decisions (one legal move) are listed without evaluation.
 	Forced bool `json:"forced,omitempty"`
+	// By is set when a bot made the move for the seat's player ("away":
+	// the player was absent; "timeout": their turn clock ran out). Such a
+	// decision is listed without evaluation, like a forced one: it is not
+	// the player's.
+	By string `json:"by,omitempty"`
 	// Pruned: more than MaxCandidates legal moves, Moves holds a selection.
 	Pruned bool    `json:"pruned,omitempty"`
 	Best   string  `json:"best,omitempty"`
@@ -182,6 +205,7 @@ type decision struct {
 	view   game.View
 	played game.Move
 	text   string
+	by     game.By // a stand-in made the move (Config.StandIn)
 	base   float64 // added to the round's points for Value (500 Rum: the total before the hand)
 	rounds int     // rounds finished before the decision
 }
@@ -237,7 +261,7 @@ func Prepare(e game.Engine, rec *record.Record, seat game.Seat, cfg Config) (*Jo
 			if perr == nil {
 				res := st.Result()
 				d := decision{step: i + 1, round: len(res.Rounds) + 1, view: st.View(seat), played: m,
-					text: st.FormatMove(m), rounds: len(res.Rounds)}
+					text: st.FormatMove(m), rounds: len(res.Rounds), by: cfg.StandIn[i+1]}
 				if j.higher && int(seat) < len(res.Totals) {
 					d.base = float64(res.Totals[seat])
 				}
@@ -342,7 +366,7 @@ type evaluation struct {
 }
 
 func (j *Job) begin(d *decision) (*evaluation, error) {
-	ev := &evaluation{j: j, d: d, out: Decision{Step: d.step, Round: d.round, Move: d.text}, seed: mix(j.cfg.Seed, uint64(d.step))}
+	ev := &evaluation{j: j, d: d, out: Decision{Step: d.step, Round: d.round, Move: d.text, By: string(d.by)}, seed: mix(j.cfg.Seed, uint64(d.step))}
 	r0 := game.NewRand(mix(ev.seed, 0))
 	st0, err := j.e.Sample(d.view, &r0)
 	if err != nil {
@@ -354,6 +378,9 @@ func (j *Job) begin(d *decision) (*evaluation, error) {
 	if len(legal) <= 1 {
 		ev.out.Forced = true
 		return ev, nil
+	}
+	if d.by != "" {
+		return ev, nil // a stand-in's move: listed, not rated (done says so)
 	}
 	k, hasKit := kit.For(j.e.Name())
 	if hasKit && k.Domain != nil {
@@ -389,7 +416,10 @@ func (j *Job) begin(d *decision) (*evaluation, error) {
 	return ev, nil
 }
 
-func (ev *evaluation) done() bool { return ev.out.Forced || ev.i >= ev.j.cfg.budget() }
+func (ev *evaluation) done() bool { return ev.unrated() || ev.i >= ev.j.cfg.budget() }
+
+// unrated: a forced decision or a stand-in's, listed without evaluation.
+func (ev *evaluation) unrated() bool { return ev.out.Forced || ev.out.By != "" }
 
 // run evaluates up to n more samples: every candidate on the same
 // determinization with the same playout seed.
@@ -427,7 +457,7 @@ func (ev *evaluation) run(n int) error {
 // finish turns the samples into the decision's numbers.
 func (ev *evaluation) finish() Decision {
 	out := ev.out
-	if out.Forced {
+	if ev.unrated() {
 		return out
 	}
 	means := make([]float64, len(ev.cands))
@@ -499,10 +529,14 @@ func dedupe(ms []game.Move, n int) []game.Move {
 }
 
 // markMistakes marks the TopMistakes largest losses that are at least the
-// threshold and at least twice their standard error.
+// threshold and at least twice their standard error. A stand-in's move is
+// never the player's mistake (it has no loss: it is not rated).
 func markMistakes(a *Analysis) {
 	var idx []int
 	for i, d := range a.Decisions {
+		if d.By != "" {
+			continue
+		}
 		a.TotalLoss += d.Loss
 		if !d.Forced && d.Loss >= a.Threshold && d.Loss >= 2*d.StdErr {
 			idx = append(idx, i)

@@ -119,6 +119,7 @@ func pisBlunder(t *testing.T) (game.Engine, *record.Record) {
 func TestBlunderIsTheBiggestMistake(t *testing.T) {
 	pe, prec := load(t, "testdata/papayoo-blunder.rec")
 	ye, yrec := pisBlunder(t)
+	re, rrec := load(t, "testdata/rum500-blunder.rec")
 	for _, tc := range []struct {
 		name    string
 		e       game.Engine
@@ -130,6 +131,11 @@ func TestBlunderIsTheBiggestMistake(t *testing.T) {
 		{"papayoo", pe, prec, 25},
 		// pisBlunder: seat 0 draws instead of going out.
 		{"pisyedili", ye, yrec, 10},
+		// testdata/rum500-blunder.rec: seat 0 draws the last stock card
+		// and discards with three kings in hand, which ends the hand
+		// (end_immediately) with the kings counted against it: some 66
+		// points worse than melding them first.
+		{"rum500", re, rrec, 50},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := analyse(t, tc.e, tc.rec, 0, Config{Seed: 1, Budget: 300})
@@ -142,8 +148,8 @@ func TestBlunderIsTheBiggestMistake(t *testing.T) {
 			if !d.Mistake || d.Loss < tc.minLoss || d.Best == d.Move {
 				t.Errorf("blunder %+v: want a marked mistake losing at least %.0f", d, tc.minLoss)
 			}
-			if !a.LowerIsBetter || d.Value <= d.BestV {
-				t.Errorf("the blunder's value %.1f should be more points than the best's %.1f", d.Value, d.BestV)
+			if worse := d.Value > d.BestV; a.LowerIsBetter != worse {
+				t.Errorf("the blunder's value %.1f should be worse than the best's %.1f (lower is better: %v)", d.Value, d.BestV, a.LowerIsBetter)
 			}
 		})
 	}
@@ -369,5 +375,55 @@ func TestForcedAndBadInput(t *testing.T) {
 	bad := &record.Record{Tags: rec.Tags, Entries: append(append([]record.Entry(nil), rec.Entries...), record.Entry{Seat: 0, Text: "play 99Z"})}
 	if _, err := Analyse(context.Background(), e, bad, 0, Config{}); err == nil {
 		t.Error("a record that does not replay: no error")
+	}
+}
+
+// TestStandInMovesAreNotThePlayers: a move a bot made for the player
+// (Config.StandIn) is listed with its mark and not rated, so the blunder
+// it is in each position (the Papayoo 10S, the 500 Rum discard) is never
+// the player's mistake nor part of the total loss; the other decisions
+// are rated exactly as without the mark; a bad mark is refused.
+func TestStandInMovesAreNotThePlayers(t *testing.T) {
+	for _, tc := range []struct {
+		name, path string
+		by         game.By
+	}{
+		{"papayoo away", "testdata/papayoo-blunder.rec", game.ByAway},
+		{"rum500 timeout", "testdata/rum500-blunder.rec", game.ByTimeout},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, rec := load(t, tc.path)
+			step := lastStep(rec)
+			cfg := Config{Seed: 1, Budget: 100}
+			plain := analyse(t, e, rec, 0, cfg)
+			cfg.StandIn = map[int]game.By{step: tc.by}
+			marked := analyse(t, e, rec, 0, cfg)
+			d := decisionAt(t, marked, step)
+			if d.By != string(tc.by) || d.Mistake || d.Loss != 0 || len(d.Moves) != 0 || d.Best != "" {
+				t.Errorf("the stand-in's decision %+v: want by %q, not rated, no mistake", d, tc.by)
+			}
+			for _, s := range marked.Mistakes {
+				if s == step {
+					t.Errorf("the stand-in's move is among the mistakes %v", marked.Mistakes)
+				}
+			}
+			if want := round2(plain.TotalLoss - decisionAt(t, plain, step).Loss); marked.TotalLoss != want {
+				t.Errorf("total loss %.2f with the stand-in's move, want %.2f (%.2f without its loss)", marked.TotalLoss, want, plain.TotalLoss)
+			}
+			if len(marked.Decisions) != len(plain.Decisions) {
+				t.Fatalf("%d decisions marked, %d plain", len(marked.Decisions), len(plain.Decisions))
+			}
+			for i, p := range plain.Decisions {
+				if m := marked.Decisions[i]; p.Step != step && (m.Loss != p.Loss || m.Best != p.Best || m.By != "") {
+					t.Errorf("decision %d changed by the mark: %+v, was %+v", p.Step, m, p)
+				}
+			}
+		})
+	}
+	e, rec := load(t, "testdata/papayoo-blunder.rec")
+	for _, bad := range []map[int]game.By{{0: game.ByAway}, {3: "bot"}, {3: ""}} {
+		if _, err := Analyse(context.Background(), e, rec, 0, Config{StandIn: bad}); err == nil {
+			t.Errorf("stand-in marks %v: no error", bad)
+		}
 	}
 }

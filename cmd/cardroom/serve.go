@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"cardroom/bot"
 	"cardroom/bot/analysis"
 	"cardroom/bot/pool"
+	"cardroom/cluster"
 	"cardroom/server"
 	"cardroom/store"
 	"cardroom/table"
@@ -57,6 +59,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", envOr("CARDROOM_ADDR", "localhost:8080"), "listen address (env CARDROOM_ADDR); port 0 picks a free port")
 	data := fs.String("data", defaultDataDir(), "data directory holding cardroom.db (env CARDROOM_DATA)")
 	storeURL := fs.String("store", os.Getenv("CARDROOM_STORE"), "the database: empty for the SQLite file cardroom.db in -data, or a PostgreSQL URL postgres://user:password@host:port/database (env CARDROOM_STORE; docs/cluster.md)")
+	natsURL := fs.String("nats", os.Getenv("CARDROOM_NATS"), "the cluster's NATS bus, nats://host:port (env CARDROOM_NATS): with a PostgreSQL -store, this node joins a cluster (docs/cluster.md)")
+	node := fs.String("node", os.Getenv("CARDROOM_NODE"), "this node's name in a cluster, unique, letters, digits, '-' and '_' (env CARDROOM_NODE; default: the host name and the port)")
+	leaseTTL := fs.Duration("lease-ttl", 5*time.Second, "cluster: how long a table's lease lasts unrenewed; a dead node's tables move within about this (1s to 1m)")
+	maxRemote := fs.Int("max-remote-conns", 20000, "cluster: other nodes' connections this node serves as the owner of their tables")
 	publicURL := fs.String("public-url", os.Getenv("CARDROOM_PUBLIC_URL"), "the address people use, e.g. https://cards.example.com: invite links and the WebSocket Origin check (env CARDROOM_PUBLIC_URL)")
 	trustedProxies := fs.String("trusted-proxies", os.Getenv("CARDROOM_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,::1 (env CARDROOM_TRUSTED_PROXIES); empty: trust none")
 	grace := fs.Duration("grace", 60*time.Second, "absence before a bot plays for a disconnected player")
@@ -90,6 +96,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	analysisOn := fs.Bool("analysis", true, "analyse every finished game's human seats in the background, when the bot pool is idle (docs/bots.md)")
 	analysisBudget := fs.Int("analysis-budget", analysis.DefaultBudget, fmt.Sprintf("post-game analysis: determinizations per decision, 1 to %d", analysis.MaxBudget))
 	analysisQueue := fs.Int("analysis-queue", server.DefaultAnalysisQueue, "post-game analysis: seats waiting, at most 65536")
+	maxTourn := fs.Int("max-tournaments", 100, "open or running tournaments in the room, at least 1 (docs/tournaments.md)")
+	tournPer := fs.Int("tournaments-per-player", 3, "open or running tournaments one player may have created, at least 1")
+	tournEntrants := fs.Int("tournament-entrants", 32, "entrants a tournament may have, 1 to 64")
+	tournFill := fs.Duration("tournament-fill-ttl", 24*time.Hour, "how long a tournament that starts when full waits for its entrants")
 	openTTL := fs.Duration("open-ttl", 30*time.Minute, "an open table nobody seated is connected to closes after this; 0: never")
 	pausedTTL := fs.Duration("paused-ttl", 2*time.Hour, "a game paused because every human left ends after this; 0: never")
 	busyTimeout := fs.Duration("busy-timeout", 5*time.Second, "how long a database write waits for a lock held by another process before the step is refused")
@@ -167,8 +177,30 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		}
 		st = sq
 	}
+	var clusterCfg *server.ClusterConfig
+	if *natsURL != "" {
+		if *storeURL == "" {
+			st.Close()
+			fmt.Fprintln(stderr, "serve: -nats: a cluster shares one PostgreSQL database: give -store postgres://… too (docs/cluster.md)")
+			return 1
+		}
+		name := *node
+		if name == "" {
+			name = defaultNodeName(*addr)
+		}
+		if err := cluster.CheckNode(name); err != nil {
+			st.Close()
+			fmt.Fprintf(stderr, "serve: -node: %v\n", err)
+			return 1
+		}
+		clusterCfg = &server.ClusterConfig{NATS: *natsURL, Node: name, LeaseTTL: *leaseTTL, MaxRemoteConns: *maxRemote}
+		log.Info("cluster node", "node", name, "nats", *natsURL, "lease_ttl", *leaseTTL)
+	} else if *node != "" {
+		log.Warn("-node is for a cluster node: give -nats too, or it is ignored")
+	}
 	srv, err := server.New(server.Config{
-		Store: st, Log: log, Rate: *rate, Burst: *burst,
+		Cluster: clusterCfg,
+		Store:   st, Log: log, Rate: *rate, Burst: *burst,
 		MaxConnsPerIP: offIfZero(*maxConnsPerIP), SessionsPerIPPerHour: offIfZero(*sessionsPerIP),
 		HTTPRate: offIfZero(*httpRate), HTTPBurst: *httpBurst,
 		OutQueue: *outQueue, OutQueueBytes: *outQueueBytes, WriteTimeout: *writeTimeout,
@@ -178,6 +210,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters,
 		PublicURL: pub, TrustedProxies: proxies, Analysis: server.AnalysisConfig{Off: !*analysisOn, Budget: *analysisBudget, Queue: *analysisQueue},
 		Chat: server.ChatConfig{PerMinute: offIfZero(*chatPer), Burst: *chatBurst, History: *chatHistory},
+		Tournaments: server.TournamentConfig{MaxOpen: *maxTourn, PerPlayer: *tournPer,
+			MaxEntrants: *tournEntrants, FillTTL: *tournFill},
 		Accounts: server.AccountsConfig{HashConcurrency: *hashConc, HashMemoryKiB: uint32(min(*hashMem, 1<<20)), HashTime: uint32(min(*hashTime, 16)),
 			LoginFailuresPerAccount: offIfZero(*failAcct), LoginFailuresPerIP: offIfZero(*failIP), SessionsPerAccount: offIfZero(*sessPerAcct)},
 		Bots:  server.BotConfig{TokensPerAccount: offIfZero(*botTokens), MaxBotAccounts: offIfZero(*maxBotAccts)},
@@ -257,4 +291,25 @@ func offIfZero[T int | float64 | time.Duration](v T) T {
 		return -1
 	}
 	return v
+}
+
+// defaultNodeName is a cluster node's name when -node is not given: the
+// host name and the port of -addr (or the process id for port 0), made a
+// valid node name.
+func defaultNodeName(addr string) string {
+	host, _ := os.Hostname()
+	_, port, _ := net.SplitHostPort(addr)
+	if port == "" || port == "0" {
+		port = strconv.Itoa(os.Getpid())
+	}
+	name := []byte(host + "-" + port)
+	for i, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			name[i] = '_'
+		}
+	}
+	if len(name) > 64 {
+		name = name[len(name)-64:]
+	}
+	return string(name)
 }

@@ -65,6 +65,9 @@ const (
 	StatusPolicyViolation StatusCode = 1008
 	StatusMessageTooBig   StatusCode = 1009
 	StatusInternalError   StatusCode = 1011
+	// StatusTryAgainLater (RFC 6455 registry: "Try Again Later"): the
+	// node cannot serve the connection now; another node can (a cluster).
+	StatusTryAgainLater StatusCode = 1013
 )
 
 // CloseError is what Next returns once the peer's close frame has arrived.

@@ -63,12 +63,19 @@ var (
 // started. Call it from TestMain: func TestMain(m *testing.M) { pgtest.Main(m) }.
 func Main(m *testing.M) {
 	code := m.Run()
+	Stop()
+	os.Exit(code)
+}
+
+// Stop stops the private server, if one was started: for a TestMain that
+// has more to do than Main.
+func Stop() {
 	if instance != nil {
 		if err := instance.stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "pgtest:", err)
 		}
+		instance = nil
 	}
-	os.Exit(code)
 }
 
 // URL returns the address of a fresh, empty schema on the test server

@@ -4,9 +4,10 @@
 // "Post-game analysis"; the JSON in docs/protocol.md, "Analysis of a
 // finished game"). The server computes it in the background when the game
 // ends, so the panel polls while it answers 202; a bot's seat, a failed
-// analysis or a room without analysis answers 404, which the panel says
-// in one short line. Other errors only leave a quiet line: the replay
-// works without the analysis.
+// analysis or a room without analysis answers 404 no_analysis, which the
+// panel says in one short line. Other errors (a private game's 404
+// no_table without its invite among them) only leave a quiet line: the
+// replay works without the analysis.
 import { h } from './dom.js';
 import { t, currentLang } from './i18n.js';
 import { api } from './net.js';
@@ -59,7 +60,9 @@ async function poll(r, seat, a, live, rerender) {
   };
   let next = 0;
   try {
-    const d = await api('GET', `/api/records/${encodeURIComponent(r.id)}/analysis?seat=${seat}`);
+    const q = new URLSearchParams({ seat: String(seat) });
+    if (r.invite) q.set('invite', r.invite); // a private game: the invite the reader came with
+    const d = await api('GET', `/api/records/${encodeURIComponent(r.id)}/analysis?${q}`);
     if (d && typeof d === 'object' && Array.isArray(d.decisions)) {
       a.status = 'ready';
       a.data = clean(d, (r.data && r.data.steps) || 0);
@@ -70,7 +73,7 @@ async function poll(r, seat, a, live, rerender) {
       next = POLL_MS;
     }
   } catch (err) {
-    if (err.status === 404) a.status = 'none';
+    if (err.status === 404 && err.code === 'no_analysis') a.status = 'none';
     else if (err.status === 503 && err.code === 'busy' && ++a.busy <= BUSY_MAX) { a.status = 'pending'; next = BUSY_MS; }
     else a.status = 'unavailable';
   }
@@ -78,6 +81,10 @@ async function poll(r, seat, a, live, rerender) {
   else a.running = false;
   if (live()) rerender();
 }
+
+// STAND_INS are the marks of a move a bot made for the player (the
+// table's history says the same: by away or timeout).
+const STAND_INS = ['away', 'timeout'];
 
 const num = (x) => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
 const str = (x) => (typeof x === 'string' ? x : '');
@@ -93,18 +100,20 @@ export function clean(d, steps) {
     decisions.push({
       step: x.step, round: Number.isInteger(x.round) && x.round > 0 ? x.round : 1, move: x.move,
       best: str(x.best) || x.move, legal: Number.isInteger(x.legal) && x.legal > 0 ? x.legal : 1,
-      forced: x.forced === true, pruned: x.pruned === true, mistake: x.mistake === true,
+      forced: x.forced === true, pruned: x.pruned === true, mistake: x.mistake === true && !STAND_INS.includes(x.by),
+      by: STAND_INS.includes(x.by) ? x.by : '', // a bot moved for the player: not theirs, not rated
       value: num(x.value), bestValue: num(x.best_value), loss: Math.max(0, num(x.loss)), stderr: Math.max(0, num(x.stderr)),
       moves: (Array.isArray(x.moves) ? x.moves : []).filter((m) => m && str(m.move)).map((m) => ({ move: m.move, value: num(m.value), loss: Math.max(0, num(m.loss)) })),
     });
   }
   decisions.sort((p, q) => p.step - q.step);
   const byStep = new Map(decisions.map((x) => [x.step, x]));
-  let mistakes = (Array.isArray(d.mistakes) ? d.mistakes : []).filter((s) => byStep.has(s)).map((s) => byStep.get(s));
+  let mistakes = (Array.isArray(d.mistakes) ? d.mistakes : []).filter((s) => byStep.has(s) && !byStep.get(s).by).map((s) => byStep.get(s));
   if (!mistakes.length) mistakes = decisions.filter((x) => x.mistake).sort((p, q) => q.loss - p.loss);
   return {
     unit: str(d.unit), lowerIsBetter: d.lower_is_better === true, budget: Number.isInteger(d.budget) ? d.budget : 0,
     threshold: num(d.threshold), totalLoss: Math.max(0, num(d.total_loss)), decisions, mistakes,
+    standInUnknown: d.stand_in_unknown === true,
   };
 }
 
@@ -141,9 +150,10 @@ export function currentIndex(decisions, step) {
 }
 
 // markLabel is a decision's accessible name (and tooltip): its step, round,
-// the move in words and its loss, or that it was forced.
+// the move in words and its loss, or that it was forced or a stand-in's.
 function markLabel(game, a, x) {
   const p = { step: x.step, round: x.round, move: describeMove(game, x.move) };
+  if (x.by) return t(x.by === 'timeout' ? 'analysis.mark_standin_timeout' : 'analysis.mark_standin_away', p);
   if (x.forced) return t('analysis.mark_forced', p);
   p.loss = amount(a.unit, x.loss);
   return t(x.mistake ? 'analysis.mark_mistake' : 'analysis.mark', p);
@@ -171,19 +181,21 @@ function onStripKey(ev) {
 
 // strip draws one mark per decision, a row per round when the game had
 // several: the bar's height is the loss (against the game's largest),
-// mistakes red, forced decisions a hollow dot, the current one outlined.
+// mistakes red, forced decisions a hollow dot, a stand-in's moves (a bot
+// played for the player) a hollow grey square, the current one outlined.
 // A mark moves the replay to the position the seat decided in.
 function strip(o, a, cur) {
   const max = Math.max(0, ...a.decisions.map((x) => x.loss));
   const rounds = new Map();
   a.decisions.forEach((x, i) => {
     if (!rounds.has(x.round)) rounds.set(x.round, []);
-    const pct = x.forced || x.loss <= 0 || max <= 0 ? 0 : Math.max(8, Math.round(100 * x.loss / max));
-    const cls = ['an-mark', x.mistake ? 'mistake' : '', x.forced ? 'forced' : '', !x.forced && pct === 0 ? 'zero' : '', i === cur ? 'current' : ''].filter(Boolean).join(' ');
+    const pct = x.forced || x.by || x.loss <= 0 || max <= 0 ? 0 : Math.max(8, Math.round(100 * x.loss / max));
+    const kind = x.by ? 'standin' : x.forced ? 'forced' : pct === 0 ? 'zero' : '';
+    const cls = ['an-mark', x.mistake ? 'mistake' : '', kind, i === cur ? 'current' : ''].filter(Boolean).join(' ');
     const label = markLabel(o.game, a, x);
     rounds.get(x.round).push(h('button', {
       type: 'button', class: cls, 'data-testid': 'analysis-mark', 'data-key': 'am' + x.step, 'data-step': x.step,
-      'data-loss': x.loss, 'data-mistake': x.mistake ? 'true' : undefined, 'data-forced': x.forced ? 'true' : undefined,
+      'data-loss': x.loss, 'data-mistake': x.mistake ? 'true' : undefined, 'data-forced': x.forced ? 'true' : undefined, 'data-by': x.by || undefined,
       'aria-label': label, title: label, 'aria-current': i === cur ? 'step' : undefined,
       tabindex: i === Math.max(cur, 0) ? '0' : '-1', onclick: () => o.goTo(x.step - 1),
     }, h('span', { class: 'an-bar', style: pct ? `height: ${pct}%` : undefined })));
@@ -204,7 +216,9 @@ function detail(o, a, x) {
     x.mistake ? [' ', h('span', { class: 'badge red' }, t('analysis.mistake'))] : null);
   const rows = [h('dt', {}, t('analysis.played')), h('dd', { 'data-testid': 'analysis-played' }, mv(x.move))];
   let body;
-  if (x.forced) {
+  if (x.by) {
+    body = h('p', { class: 'an-note', 'data-testid': 'analysis-standin' }, t(x.by === 'timeout' ? 'analysis.standin_timeout' : 'analysis.standin_away'));
+  } else if (x.forced) {
     body = h('p', { class: 'an-note', 'data-testid': 'analysis-forced' }, t('analysis.forced'));
   } else {
     rows.push(h('dt', {}, t('analysis.best')), h('dd', { 'data-testid': 'analysis-best' }, x.best === x.move ? t('analysis.best_is_played', { move: mv(x.best) }) : mv(x.best)));
@@ -251,11 +265,13 @@ export function analysisPanel(o) {
   return panel(
     h('p', { class: 'an-note' }, t(d.lowerIsBetter ? 'analysis.method_lower' : 'analysis.method_higher')),
     h('p', { 'data-testid': 'analysis-total' }, t('analysis.total', { amount: amount(d.unit, d.totalLoss) })),
+    d.standInUnknown ? h('p', { class: 'an-note', 'data-testid': 'analysis-standin-unknown' }, t('analysis.standin_unknown')) : null,
     strip(o, d, cur),
     h('p', { class: 'an-legend', 'aria-hidden': 'true' },
       h('span', { class: 'an-key' }, h('span', { class: 'an-swatch' }), t('analysis.key_loss')),
       h('span', { class: 'an-key' }, h('span', { class: 'an-swatch mistake' }), t('analysis.key_mistake')),
-      h('span', { class: 'an-key' }, h('span', { class: 'an-swatch forced' }), t('analysis.key_forced'))),
+      h('span', { class: 'an-key' }, h('span', { class: 'an-swatch forced' }), t('analysis.key_forced')),
+      d.decisions.some((x) => x.by) ? h('span', { class: 'an-key' }, h('span', { class: 'an-swatch standin' }), t('analysis.key_standin')) : null),
     cur >= 0 ? detail(o, d, d.decisions[cur]) : h('p', { class: 'an-note', 'data-testid': 'analysis-detail-none' }, t('analysis.before_first', { step: d.decisions[0].step })),
     h('h4', {}, t('analysis.mistakes')),
     d.mistakes.length

@@ -11,10 +11,11 @@ import { onKey } from './keys.js';
 import { renderLogin } from './views/login.js';
 import { renderAccount, startAccount, sessionEnded } from './views/account.js';
 import { renderLobby, renderLobbyTables } from './views/lobby.js';
-import { renderTable } from './views/table.js';
+import { renderTable, tableChanged } from './views/table.js';
 import { renderReplay, startReplay } from './views/replay.js';
 import { renderLeaderboard, startLeaderboard } from './views/leaderboard.js';
 import { renderProfile, startProfile } from './views/profile.js';
+import { renderTournament, startTournament } from './views/tournament.js';
 
 // ---------- boot ----------
 
@@ -122,7 +123,7 @@ function onMessage(msg) {
       if (tb.ui.pending && msg.seq > tb.ui.pending.seq) tb.ui.pending = null;
       if (msg.seat >= 0) tb.states.delete(-1);
       if (onRoute('table', msg.table)) {
-        renderTable();
+        tableChanged(); // drawn at most once an animation frame
         if (!wasMyTurn && (msg.legal || []).length > 0) beep();
       }
       break;
@@ -130,7 +131,7 @@ function onMessage(msg) {
     case 'hint': {
       const tb = tableData(msg.table);
       tb.ui.hint = msg;
-      if (onRoute('table')) renderTable();
+      if (onRoute('table')) tableChanged();
       break;
     }
     case 'error': {
@@ -171,6 +172,7 @@ function parseRoute(h) {
   if (parts[0] === 'account') return { name: 'account' };
   if (parts[0] === 'ratings') return { name: 'ratings', id: parts[1] || '', offset: parts[2] || '0' };
   if (parts[0] === 'players' && parts[1]) return { name: 'players', id: decodePart(parts[1]), offset: parts[2] || '0' };
+  if (parts[0] === 'tournament' && parts[1]) return { name: 'tournament', id: parts[1] };
   return { name: 'lobby' };
 }
 
@@ -245,6 +247,7 @@ function route() {
   if (app.route.name === 'account') startAccount();
   if (app.route.name === 'ratings') startLeaderboard(app.route.id, app.route.offset);
   if (app.route.name === 'players') startProfile(app.route.id, app.route.offset);
+  if (app.route.name === 'tournament') startTournament(app.route.id);
   render();
   // Screen readers start at the new page; a view that focused a field of
   // its own (the welcome page's name) keeps it.
@@ -287,6 +290,7 @@ function render() {
   if (app.route.name === 'account') return renderAccount();
   if (app.route.name === 'ratings') return renderLeaderboard();
   if (app.route.name === 'players') return renderProfile();
+  if (app.route.name === 'tournament') return renderTournament();
   return renderLobby();
 }
 

@@ -10,6 +10,7 @@ import { app, send, go, tableData, levels, optionSpecs, joinTable, showError } f
 import { game, gameNames, gameTitle, optionLabel, valueLabel } from '../games.js';
 import { optionsText } from '../options.js';
 import { hasAccount, loadRatings, seatRating, whoIsOnline } from '../rated.js';
+import { tournamentsPanel } from './tournament.js';
 
 // The create dialog's choices, kept while the player moves around (the
 // clock is not: each table starts with no clock unless asked, see doCreate).
@@ -165,6 +166,7 @@ export function renderLobby() {
     h('div', { class: 'stack' },
       h('section', { class: 'panel', 'aria-labelledby': 'mine-h', id: 'mine-panel', hidden: true }, h('h2', { id: 'mine-h' }, t('lobby.in_progress')), h('div', { id: 'in-progress' })),
       h('section', { class: 'panel', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, t('lobby.tables')), filterBar(), h('div', { id: 'lobby-tables', 'aria-live': 'polite' })),
+      tournamentsPanel(),
       h('section', { class: 'panel', 'aria-labelledby': 'online-h' }, h('h2', { id: 'online-h' }, t('rated.online')), h('div', { id: 'lobby-online' })),
       h('section', { class: 'panel', 'aria-labelledby': 'history-h' }, h('h2', { id: 'history-h' }, t('lobby.history')), h('div', { id: 'history' }))),
   ));

@@ -4,7 +4,11 @@
 // from a player's seat, the post-game analysis of its moves
 // (analysis.js). The server replays the record to any step
 // (GET /api/records/{id}/replay?step=N&seat=S&history_from=H); the record
-// itself gives the names, the options and who made each move.
+// itself gives the names, the options and who made each move. A player
+// who played the game sees it from their own seat first (the lowest, if
+// they held several); anyone may switch seats, since a finished game
+// hides nothing (the server serves no replay of a game still going on).
+// A private game's requests carry the invite the reader came with.
 import { h, replace, morph, flipRects, flip } from '../dom.js';
 import { t } from '../i18n.js';
 import { api } from '../net.js';
@@ -28,6 +32,7 @@ export function startReplay(id) {
   stopPlaying();
   app.replay = {
     id, step: null, seat: -1, data: null, info: null, cache: new Map(), playing: false, speed: 1, busy: false, rounds: new Map(),
+    invite: app.invites.get(id) || '', // a private game's invite (app.js), passed to every request
     // The move history (the same for every seat), as a table keeps it
     // (history.js): entries at their indexes, the panel's scroll state.
     hist: { history: [], ui: {} },
@@ -62,6 +67,7 @@ async function fetchStep(step) {
   if (step !== null && step !== undefined) q.set('step', step);
   q.set('seat', r.seat);
   q.set('history_from', held(r.hist.history));
+  if (r.invite) q.set('invite', r.invite);
   const d = await api('GET', `/api/records/${encodeURIComponent(r.id)}/replay?${q}`);
   d.__hlen = d.history ? mergeHistory(r.hist, d) : 0;
   if (r.cache.size >= CACHE_MAX) r.cache.delete(r.cache.keys().next().value);
@@ -94,7 +100,7 @@ async function goTo(step) {
 async function loadInfo() {
   const r = app.replay;
   try {
-    const txt = String(await api('GET', '/api/records/' + encodeURIComponent(r.id)));
+    const txt = String(await api('GET', '/api/records/' + encodeURIComponent(r.id) + inviteQuery(r)));
     const names = [];
     let options = {};
     const movers = [];
@@ -116,6 +122,27 @@ async function loadInfo() {
     r.info = { names: [], options: {}, movers: [], rounds: 0 };
   }
   if (app.replay === r) renderReplay();
+}
+
+// inviteQuery is "?invite=CODE" for a private game's reader who came
+// with its invite, else "".
+function inviteQuery(r) {
+  return r.invite ? '?invite=' + encodeURIComponent(r.invite) : '';
+}
+
+// ownSeat sets the replay's seat to the lowest one the reader's player
+// held in the game (the table's summary names each seat's player), so a
+// player sees their own game as they played it: their cards face up, the
+// analysis of their moves. Nobody's seat, or a summary that cannot be
+// read, leaves the public view.
+async function ownSeat(r) {
+  const me = app.me && app.me.player;
+  if (!me) return;
+  try {
+    const sum = await api('GET', '/api/tables/' + encodeURIComponent(r.id) + inviteQuery(r));
+    const mine = (Array.isArray(sum && sum.seats) ? sum.seats : []).filter((s) => s && s.player === me && Number.isInteger(s.seat) && s.seat >= 0).map((s) => s.seat);
+    if (mine.length && r.seat === -1 && !r.data) r.seat = Math.min(...mine);
+  } catch { /* the public view */ }
 }
 
 function stopPlaying() {
@@ -272,7 +299,11 @@ function replayAnalysis(r, d, info) {
 export function renderReplay() {
   const main = document.getElementById('app');
   const r = app.replay;
-  if (!r.data && !r.error) { replace(main, h('div', { class: 'panel' }, t('table.loading'))); goTo(0).then(() => { if (!r.info) loadInfo(); }); return; }
+  if (!r.data && !r.error) {
+    replace(main, h('div', { class: 'panel' }, t('table.loading')));
+    if (!r.opening) r.opening = ownSeat(r).then(() => goTo(0)).then(() => { if (!r.info) loadInfo(); });
+    return;
+  }
   if (!r.data) { replace(main, h('div', { class: 'panel' }, h('p', {}, t('replay.unavailable')), h('a', { href: '#/' }, t('table.back')))); return; }
   const d = r.data;
   const tb = tableData(d.table);

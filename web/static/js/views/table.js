@@ -190,11 +190,61 @@ function dueAt(p) {
   return Math.min(p.shownAt + p.hold * lagScale(p), (p.queue[0].__at || 0) + LAG_MS);
 }
 
+// ---------- drawing ----------
+//
+// A state message is taken in at once (absorb: its history, its place in
+// the pacing queue), but the table is drawn at most once an animation
+// frame (tableChanged): under a fast game the messages come far quicker
+// than a screen shows them, and drawing each one took most of the page's
+// time. After each draw the table holds the rest of the frame (holdFrame):
+// a message then only marks a draw pending, done when the next frame
+// begins. A message outside such a frame is drawn at once, so a lone move
+// shows without waiting. A draw asked for by the player (a click, a key,
+// the route) is done at once (renderTable) and takes the pending one's
+// place. A hidden tab gets no animation frames, so a timer ends the frame
+// after FRAME_MAX_MS at the latest (browsers slow it to once a second
+// there).
+const FRAME_MAX_MS = 100;
+
+// tableChanged is called for each state or hint message of the table on
+// screen: the message is taken in now, the table drawn now or, within a
+// frame that has been drawn already, when the next one begins.
+export function tableChanged() {
+  const tb = tableData(app.route.id);
+  hookChat();
+  listen();
+  absorb(tb);
+  const p = paceOf(tb);
+  if (p.frame) p.frame.pending = true;
+  else pump(tb);
+}
+
+// holdFrame starts the frame after a draw: until it ends, messages wait
+// (tableChanged); when it ends, a pending draw is done, which holds the
+// next frame.
+function holdFrame(tb, p) {
+  const id = app.route.id;
+  const end = () => {
+    const pending = !!p.frame && p.frame.pending;
+    cancelFrame(p);
+    if (pending && onRoute('table', id)) pump(tb);
+  };
+  p.frame = { pending: false, raf: requestAnimationFrame(end), timer: setTimeout(end, FRAME_MAX_MS) };
+}
+
+function cancelFrame(p) {
+  if (!p.frame) return;
+  cancelAnimationFrame(p.frame.raf);
+  clearTimeout(p.frame.timer);
+  p.frame = null;
+}
+
 // pump shows queued states whose turn has come and draws the table. A
 // state's time on screen counts from the end of its drawing: on a slow
 // machine a long draw does not eat the pause.
 function pump(tb) {
   const p = paceOf(tb);
+  cancelFrame(p); // drawn now: what was pending is in this draw
   clearTimeout(p.timer);
   p.timer = null;
   let shown = false;
@@ -207,6 +257,7 @@ function pump(tb) {
   }
   p.skip = false;
   draw(tb);
+  holdFrame(tb, p);
   const now = Date.now();
   if (shown) {
     p.shownAt = now;
@@ -295,6 +346,8 @@ function explainRefusal(e) {
   toast(el.dataset.why, false);
 }
 
+// renderTable takes in what arrived and draws the table now (tableChanged
+// draws at the next frame).
 export function renderTable() {
   const id = app.route.id;
   const tb = tableData(id);

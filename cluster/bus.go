@@ -1,0 +1,229 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// Config is a node's connection to the bus.
+type Config struct {
+	URL  string // nats://host:port (several, comma-separated, for a NATS cluster)
+	Node string // this node's name (CheckNode)
+	Room string // subject prefix; default DefaultRoom
+	// Heartbeat is the period of the node's heartbeat; a peer silent for
+	// three periods is down. Default 1 s.
+	Heartbeat time.Duration
+	Log       *slog.Logger
+	// OnCut is called when the node loses the bus (and again, with false,
+	// when it is back). Called from a goroutine of the bus.
+	OnCut func(cut bool)
+	// OnPeerDown is called when a peer's heartbeats stop.
+	OnPeerDown func(node string)
+}
+
+// Bus is a node's connection to NATS, with the heartbeats that tell the
+// node which peers are alive.
+type Bus struct {
+	NC  *nats.Conn
+	Sub Subjects
+	cfg Config
+
+	connected atomic.Bool
+	closing   atomic.Bool
+	mu        sync.Mutex
+	peers     map[string]time.Time
+	quit      chan struct{}
+	once      sync.Once
+	hbSub     *nats.Subscription
+}
+
+// Dial connects to the bus. It retries the first connection until ctx
+// ends, and reconnects for ever after (a node cut off stops serving until
+// it is back: OnCut).
+func Dial(ctx context.Context, cfg Config) (*Bus, error) {
+	if err := CheckNode(cfg.Node); err != nil {
+		return nil, err
+	}
+	if cfg.Room == "" {
+		cfg.Room = DefaultRoom
+	}
+	if err := CheckRoom(cfg.Room); err != nil {
+		return nil, err
+	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = time.Second
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	b := &Bus{Sub: Subjects{Room: cfg.Room}, cfg: cfg, peers: map[string]time.Time{}, quit: make(chan struct{})}
+	opts := []nats.Option{
+		nats.Name("cardroom " + cfg.Node),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(250 * time.Millisecond),
+		nats.ReconnectJitter(100*time.Millisecond, time.Second),
+		// A dead link is found within about three heartbeats, not NATS's
+		// default two minutes.
+		nats.PingInterval(cfg.Heartbeat),
+		nats.MaxPingsOutstanding(3),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if b.connected.Swap(false) && !b.closing.Load() {
+				cfg.Log.Warn("cluster: cut from the bus", "err", err)
+				if cfg.OnCut != nil {
+					cfg.OnCut(true)
+				}
+			}
+		}),
+		nats.ReconnectHandler(func(*nats.Conn) {
+			if !b.connected.Swap(true) {
+				cfg.Log.Info("cluster: back on the bus")
+				if cfg.OnCut != nil {
+					cfg.OnCut(false)
+				}
+			}
+		}),
+		nats.ErrorHandler(func(_ *nats.Conn, s *nats.Subscription, err error) {
+			subj := ""
+			if s != nil {
+				subj = s.Subject
+			}
+			cfg.Log.Warn("cluster: bus error", "subject", subj, "err", err)
+		}),
+	}
+	var nc *nats.Conn
+	var err error
+	for {
+		nc, err = nats.Connect(cfg.URL, opts...)
+		if err == nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("cluster: connect to %s: %w", cfg.URL, err)
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+	b.NC = nc
+	b.connected.Store(true)
+	b.hbSub, err = nc.Subscribe(b.Sub.Heartbeat(), func(m *nats.Msg) {
+		node := string(m.Data)
+		if node == cfg.Node || CheckNode(node) != nil {
+			return
+		}
+		b.mu.Lock()
+		_, known := b.peers[node]
+		b.peers[node] = time.Now()
+		b.mu.Unlock()
+		if !known {
+			cfg.Log.Info("cluster: peer up", "node", node)
+		}
+	})
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	go b.heartbeats()
+	return b, nil
+}
+
+// Node is this node's name.
+func (b *Bus) Node() string { return b.cfg.Node }
+
+// Connected reports whether the node is on the bus now.
+func (b *Bus) Connected() bool { return b.connected.Load() && b.NC.IsConnected() }
+
+// Peers returns the nodes heard from within three heartbeats.
+func (b *Bus) Peers() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]string, 0, len(b.peers))
+	for n := range b.peers {
+		out = append(out, n)
+	}
+	return out
+}
+
+// Met records a node this one has just heard from other than by a
+// heartbeat (an owner answered, a relay sent a command), so that its
+// death is noticed even if none of its heartbeats has arrived yet: a
+// node younger than a heartbeat period, or a heartbeat sent before this
+// node subscribed. Later heartbeats keep it alive; their absence for three
+// periods reports it down.
+func (b *Bus) Met(node string) {
+	if node == b.cfg.Node || CheckNode(node) != nil {
+		return
+	}
+	b.mu.Lock()
+	if _, ok := b.peers[node]; !ok {
+		b.peers[node] = time.Now()
+	}
+	b.mu.Unlock()
+}
+
+// Alive reports whether node is this one or a peer heard from recently.
+func (b *Bus) Alive(node string) bool {
+	if node == b.cfg.Node {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.peers[node]
+	return ok
+}
+
+// heartbeats publishes this node's heartbeat each period and reports the
+// peers whose heartbeats stopped.
+func (b *Bus) heartbeats() {
+	tk := time.NewTicker(b.cfg.Heartbeat)
+	defer tk.Stop()
+	beat := []byte(b.cfg.Node)
+	for {
+		b.NC.Publish(b.Sub.Heartbeat(), beat)
+		select {
+		case <-b.quit:
+			return
+		case <-tk.C:
+		}
+		limit := time.Now().Add(-3 * b.cfg.Heartbeat)
+		var down []string
+		b.mu.Lock()
+		for n, at := range b.peers {
+			if at.Before(limit) {
+				down = append(down, n)
+				delete(b.peers, n)
+			}
+		}
+		b.mu.Unlock()
+		for _, n := range down {
+			b.cfg.Log.Warn("cluster: peer down", "node", n)
+			if b.cfg.OnPeerDown != nil {
+				b.cfg.OnPeerDown(n)
+			}
+		}
+	}
+}
+
+// Close leaves the bus: what was published is flushed first.
+func (b *Bus) Close() {
+	b.once.Do(func() {
+		b.closing.Store(true)
+		close(b.quit)
+		b.NC.Drain()
+		deadline := time.Now().Add(2 * time.Second)
+		for !b.NC.IsClosed() && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		b.NC.Close()
+	})
+}
+
+// IsNoResponders reports whether err says nobody subscribes to a request's
+// subject: for a table, that no node owns it now.
+func IsNoResponders(err error) bool { return errors.Is(err, nats.ErrNoResponders) }

@@ -1,0 +1,57 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestTournamentFromLobby: a player creates a duplicate tournament from
+// the lobby's form (Papayoo, three at a table, two deals, one entrant, so
+// it starts at once), plays its first deal at the table it opens, and back
+// on the tournament's page sees the deal played with a link to its record,
+// the second deal still to play, and the standings, on a phone too.
+func TestTournamentFromLobby(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("tina")
+	b.login("tina")
+	b.must(10*time.Second, "open the tournament form", chromedp.Click(tid("tournament-new")), chromedp.WaitVisible(tid("tournament-form")))
+	b.setField("tournament-game", "papayoo")
+	b.must(5*time.Second, "the game's options", chromedp.WaitVisible(tid("tournament-opt-players")))
+	b.setField("tournament-opt-players", "3")
+	b.setField("tournament-deals", "2")
+	b.setField("tournament-max", "1")
+	b.setField("tournament-level", "random")
+	b.screenshot("tournament-form")
+	b.must(15*time.Second, "create the tournament", chromedp.Click(tid("tournament-create")), chromedp.WaitVisible(tid("tournament-play-0")))
+	status, _ := eval[string](b, `document.querySelector('[data-testid=tournament-status]').dataset.status`)
+	if status != "running" {
+		t.Errorf("a tournament of one entrant that starts when full is %q, want running", status)
+	}
+	page, _ := eval[string](b, `location.hash`)
+	if !strings.HasPrefix(page, "#/tournament/tn_") {
+		t.Fatalf("after creating, the page is %q", page)
+	}
+	b.must(15*time.Second, "play deal 1", chromedp.Click(tid("tournament-play-0")), chromedp.WaitVisible(tid("felt")))
+	b.playToEnd(120*time.Second, nil)
+	b.checkErrors()
+	b.must(15*time.Second, "back to the tournament", chromedp.Navigate(e.base+"/"+page),
+		chromedp.WaitVisible(tid("tournament-replay-0")), chromedp.WaitVisible(tid("tournament-play-1")), chromedp.WaitVisible(tid("tournament-standings")),
+		chromedp.Poll[chromedp.Void](`!document.querySelector('.ghost')`)) // the last trick's cards have flown
+	result, _ := eval[string](b, `document.querySelector('[data-testid=tournament-my-result-0]').textContent`)
+	total, _ := eval[string](b, `document.querySelector('[data-testid=tournament-total]').textContent`)
+	if !strings.Contains(result, "(0)") || total != "0" {
+		t.Errorf("deal 1 shows %q and the total %q; alone in the field, the score is 0", result, total)
+	}
+	b.screenshot("tournament-standings")
+	b.must(10*time.Second, "phone viewport", chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	if w, _ := eval[int](b, `document.documentElement.scrollWidth`); w > 400 {
+		t.Errorf("on a 390px wide screen the tournament's page is %dpx wide", w)
+	}
+	b.screenshot("tournament-phone")
+	b.must(10*time.Second, "desktop viewport", chromedp.EmulateViewport(1280, 900))
+	b.must(10*time.Second, "the deal's record", chromedp.Click(tid("tournament-replay-0")), chromedp.WaitVisible(tid("replay-step")))
+	e.checkJS()
+}

@@ -1,0 +1,469 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"cardroom/cluster/clustertest"
+
+	"cardroom/bot"
+	"cardroom/game"
+	"cardroom/games"
+	"cardroom/protocol"
+	"cardroom/record"
+	"cardroom/store"
+	"cardroom/store/pgtest"
+	"cardroom/table"
+)
+
+// clusterNode starts one node of a test cluster on the shared PostgreSQL
+// database u and the bus at natsURL.
+func startClusterNode(t testing.TB, name, u, natsURL string, seeds func() uint64) *testServer {
+	t.Helper()
+	st, err := store.OpenPostgres(context.Background(), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return startServerCfg(t, t.TempDir(), Config{Store: st, Rate: 10000, Burst: 10000, Seeds: seeds,
+		Cluster: &ClusterConfig{NATS: natsURL, Node: name, LeaseTTL: 2 * time.Second, Heartbeat: 200 * time.Millisecond}})
+}
+
+// metricInt is metricValue as a number.
+func metricInt(t *testing.T, base, name string) int {
+	t.Helper()
+	n, err := strconv.Atoi(metricValue(t, base, name))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return n
+}
+
+// TestClusterGamesAcrossNodes plays a whole game of every game on a
+// cluster of three nodes (issue 15): alice creates the table on node 1,
+// which owns it; bob plays from node 2 and carol watches from node 3, so
+// their moves and their views cross the bus. The record is read from node
+// 2, the lobby of node 3 lists the table while it is open, and every
+// message each client received passes the leak sweep: a seat's cards
+// reach only its own player's connection, through whichever node.
+func TestClusterGamesAcrossNodes(t *testing.T) {
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	seed := uint64(fixedSeed)
+	seeds := func() uint64 { return seed }
+	n1 := startClusterNode(t, "n1", u, natsURL, seeds)
+	n2 := startClusterNode(t, "n2", u, natsURL, seeds)
+	n3 := startClusterNode(t, "n3", u, natsURL, seeds)
+	for _, name := range games.Names() {
+		t.Run(name, func(t *testing.T) {
+			needGame(t, name)
+			alice := dial(t, n1.url, newSession(t, n1.url, "alice"))
+			bob := dial(t, n2.url, newSession(t, n2.url, "bob"))
+			carol := dial(t, n3.url, newSession(t, n3.url, "carol"))
+			level := "random"
+			if slices.Contains(bot.Levels(), "easy") {
+				level = "easy"
+			}
+			id := alice.createTable(map[string]any{"game": name, "options": quickOptions(name), "seat": 0,
+				"bots": map[string]string{"2": level, "3": level}})
+			alice.expect("state", nil)
+			// Node 3's lobby hears of the table from its owner.
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				var lobby struct{ Tables []table.Summary }
+				httpJSON(t, "GET", n3.url+"/api/tables", "", nil, &lobby)
+				if slices.ContainsFunc(lobby.Tables, func(s table.Summary) bool { return s.ID == id }) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("node 3's lobby never listed table %s: %+v", id, lobby.Tables)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			carol.send(map[string]any{"type": "watch", "table": id})
+			carol.expect("state", nil)
+			bob.send(map[string]any{"type": "join", "table": id, "seat": 1})
+			bob.expect("joined", nil)
+
+			var wg sync.WaitGroup
+			finals := make([]map[int]state, 2)
+			for i, c := range []*client{alice, bob} {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					finals[i] = c.play(id, uint64(i+1), nil)
+				}()
+			}
+			waitOrFail(t, &wg, 120*time.Second)
+			if t.Failed() {
+				return
+			}
+			if fin := finals[1][1]; fin.Status != "finished" {
+				t.Fatalf("bob's last state (through node 2): status %s", fin.Status)
+			}
+			var body string
+			if code := httpJSON(t, "GET", n2.url+"/api/records/"+id, "", nil, &body); code != 200 {
+				t.Fatalf("record from node 2: HTTP %d %s", code, body)
+			}
+			rec, err := record.ParseString(body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng, _ := games.Lookup(name)
+			views := map[int]map[int]string{}
+			if _, err := record.Replay(eng, rec, func(i int, st game.State) {
+				views[i+1] = map[int]string{}
+				for s := -1; s < st.Seats(); s++ {
+					b, _ := json.Marshal(st.View(game.Seat(s)))
+					views[i+1][s] = string(b)
+				}
+			}); err != nil {
+				t.Fatalf("record does not replay: %v", err)
+			}
+			hist := historyOf(t, eng, rec)
+			checked := 0
+			for _, c := range []*client{alice, bob, carol} {
+				c.mu.Lock()
+				all := append([][]byte(nil), c.all...)
+				c.mu.Unlock()
+				seen := 0
+				for _, b := range all {
+					n := sweep(t.Errorf, eng.Deck(), c.sess.Name, b, views, hist)
+					checked += n
+					seen += n
+				}
+				if seen == 0 {
+					t.Errorf("%s saw no state message", c.sess.Name)
+				}
+			}
+			if checked < 20 {
+				t.Errorf("leak sweep checked only %d state messages", checked)
+			}
+		})
+	}
+	// Presence is cluster-wide: dave, connected to node 1 only, is online
+	// on node 3; and a logout on node 2 closes his socket on node 1.
+	daveSess := newSession(t, n1.url, "dave")
+	dave := dial(t, n1.url, daveSess)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var online protocol.Online
+		httpJSON(t, "GET", n3.url+"/api/online", "", nil, &online)
+		if slices.ContainsFunc(online.Players, func(p protocol.OnlinePlayer) bool { return p.Player == daveSess.Player }) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("node 3's /api/online never listed dave (on node 1): %+v", online)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if code := httpJSON(t, "POST", n2.url+"/api/logout", daveSess.Token, nil, nil); code != 200 && code != 204 {
+		t.Fatalf("logout on node 2: HTTP %d", code)
+	}
+	select {
+	case <-dave.done:
+	case <-time.After(5 * time.Second):
+		t.Error("a logout on node 2 left dave's socket on node 1 open")
+	}
+	if n := metricInt(t, n2.url, "cardroom_cluster_relayed_commands_total"); n < 10 {
+		t.Errorf("node 2 relayed %d commands; bob's moves should have gone through the bus", n)
+	}
+	if n := metricInt(t, n1.url, "cardroom_cluster_peers"); n != 2 {
+		t.Errorf("node 1 hears %d peers, want 2", n)
+	}
+}
+
+// TestClusterPartitionedNodeStops: the owner of a table is cut from the
+// bus (issue 15). It stops serving at once: its sockets are closed, new
+// ones refused, and it gives the table up; another node takes the table
+// over from the log with the same cards, alice continues there, and the
+// log holds every acknowledged move and nothing the cut node wrote after
+// it lost the lease (each entry carries its writer's epoch).
+func TestClusterPartitionedNodeStops(t *testing.T) {
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	px := clustertest.NewProxy(t, natsURL)
+	seed := uint64(fixedSeed)
+	seeds := func() uint64 { return seed }
+	n1 := startClusterNode(t, "n1", u, px.URL(), seeds)
+	n2 := startClusterNode(t, "n2", u, natsURL, seeds)
+	sess := newSession(t, n1.url, "alice")
+	c := dial(t, n1.url, sess)
+	id := seatAll(t, c)
+	last := c.play(id, 7, atLeast(15))
+	ackSeq, mv := oneMore(t, c, id, last)
+	before := statesAt(c, ackSeq)
+
+	cutAt := time.Now()
+	px.Partition()
+	// n1 closes alice's socket and gives the table up.
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cut node kept alice's socket open")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for metricInt(t, n1.url, "cardroom_cluster_tables_owned") != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the cut node still holds the table")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if metricInt(t, n1.url, "cardroom_cluster_connected") != 0 {
+		t.Error("the cut node says it is on the bus")
+	}
+	if code := httpJSON(t, "GET", n1.url+"/ws", "", nil, nil); code != 503 {
+		t.Errorf("GET /ws on the cut node: HTTP %d, want 503", code)
+	}
+	// Alice reconnects to node 2, which takes the table over.
+	c2, after := resume(t, n2.url, sess, id)
+	t.Logf("the table moved in %v", time.Since(cutAt).Round(time.Millisecond))
+	if time.Since(cutAt) > 10*time.Second {
+		t.Errorf("the table took %v to move, want < 10 s", time.Since(cutAt))
+	}
+	for seat := range before {
+		if string(before[seat].View) != string(after[seat].View) {
+			t.Errorf("seat %d: view on node 2 differs from node 1's:\n%s\n%s", seat, before[seat].View, after[seat].View)
+		}
+	}
+	finishAndCheck(t, c2, n2.url, id, ackSeq, mv)
+
+	// Fencing: every entry after the takeover was written under node 2's
+	// epoch, and node 1's entries are all before it.
+	db, err := sql.Open("pgx", u) // the driver the store registers
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(context.Background(), `SELECT seq, epoch FROM events WHERE table_id = $1 ORDER BY seq`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var epochs []int64
+	for rows.Next() {
+		var seq int
+		var e int64
+		rows.Scan(&seq, &e)
+		epochs = append(epochs, e)
+	}
+	if len(epochs) <= ackSeq || epochs[0] < 1 || epochs[ackSeq-1] != epochs[0] || epochs[len(epochs)-1] <= epochs[0] {
+		t.Errorf("epochs of the log: %v; want node 1's (%d) up to the acknowledged move %d, then a larger one", epochs, epochs[0], ackSeq)
+	}
+	if !slices.IsSorted(epochs) {
+		t.Errorf("an older epoch wrote after a newer one: %v", epochs)
+	}
+}
+
+// TestClusterKill9 kills the owner of two tables with SIGKILL mid-game
+// (issue 15): a game alice plays through node 2, and a bots-only game
+// that keeps node 1 busy. Node 2's heartbeat watch closes alice's socket;
+// she reconnects to node 3, which takes her table over from the log
+// within 10 s with the same cards and the acknowledged move; the bots'
+// table is taken over by a surviving node and plays on.
+func TestClusterKill9(t *testing.T) {
+	needGame(t, "papayoo")
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	// The bots move every 30 ms: their game outlasts the test's first
+	// part, and node 1 serves two games at once when it dies.
+	start := nodeProcs(t, u, natsURL, "-bot-delay", "30ms")
+	cmd1, url1 := start("n1")
+	_, url2 := start("n2")
+	_, url3 := start("n3")
+
+	// The load: a game of bots only on node 1.
+	bob := dial(t, url1, newSession(t, url1, "bob"))
+	bots := bob.createTable(map[string]any{"game": "papayoo",
+		"bots": map[string]string{"0": "easy", "1": "easy", "2": "easy", "3": "easy"}})
+	bob.close()
+
+	sess := newSession(t, url1, "alice")
+	owner := dial(t, url1, sess)
+	id := seatAll(t, owner) // created on node 1: node 1 owns it
+	owner.close()
+	c, _ := resume(t, url2, sess, id) // alice plays through node 2
+	last := c.play(id, 11, atLeast(12))
+	ackSeq, mv := oneMore(t, c, id, last)
+	before := statesAt(c, ackSeq)
+	ctx := context.Background()
+	db, err := sql.Open("pgx", u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	botSeq := func() int {
+		var n int
+		db.QueryRowContext(ctx, `SELECT count(*) FROM events WHERE table_id = $1`, bots).Scan(&n)
+		return n
+	}
+	if botSeq() == 0 {
+		t.Fatal("the bots' table has not started")
+	}
+
+	killed := time.Now()
+	cmd1.Process.Kill() // SIGKILL, right after the ack
+	cmd1.Wait()
+	botsAtKill := botSeq()
+	var status string
+	db.QueryRowContext(ctx, `SELECT status FROM tables WHERE id = $1`, bots).Scan(&status)
+	if status != "playing" {
+		t.Fatalf("the bots' table is %s when node 1 dies, want playing", status)
+	}
+	select {
+	case <-c.done: // node 2 closed it: node 1 is down
+	case <-time.After(10 * time.Second):
+		t.Fatal("node 2 kept alice's socket to the dead node's table open")
+	}
+	c2, after := resume(t, url3, sess, id)
+	moved := time.Since(killed)
+	t.Logf("alice's table moved in %v", moved.Round(time.Millisecond))
+	if moved > 10*time.Second {
+		t.Errorf("the table took %v to move after kill -9, want < 10 s", moved)
+	}
+	for seat := range before {
+		if string(before[seat].View) != string(after[seat].View) {
+			t.Errorf("seat %d: view after the takeover differs:\n%s\n%s", seat, before[seat].View, after[seat].View)
+		}
+	}
+	finishAndCheck(t, c2, url3, id, ackSeq, mv)
+
+	deadline := time.Now().Add(15 * time.Second)
+	for botSeq() <= botsAtKill {
+		if time.Now().After(deadline) {
+			t.Fatalf("the bots' table did not resume after node 1 died (%d entries)", botsAtKill)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// nodeProcs builds cardroom and returns a function that starts a node of
+// a cluster as a process of its own (so that it can be killed with
+// SIGKILL or stopped with SIGSTOP), with extra serve flags.
+func nodeProcs(t *testing.T, u, natsURL string, extra ...string) func(name string) (*exec.Cmd, string) {
+	t.Helper()
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "cardroom")
+	if out, err := exec.Command("go", "build", "-o", bin, "cardroom/cmd/cardroom").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return func(name string) (*exec.Cmd, string) {
+		args := append([]string{"serve", "-addr", "127.0.0.1:0", "-store", u,
+			"-nats", natsURL, "-node", name, "-lease-ttl", "2s", "-grace", "1h", "-trick-pause", "0",
+			"-rate", "10000", "-burst", "10000", "-log-level", "error", "-analysis=false"}, extra...)
+		cmd := exec.Command(bin, args...)
+		stdout, _ := cmd.StdoutPipe()
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Signal(syscall.SIGCONT); cmd.Process.Kill(); cmd.Wait() })
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if _, url, ok := strings.Cut(sc.Text(), "open "); ok {
+				go func() {
+					for sc.Scan() {
+					}
+				}()
+				return cmd, strings.TrimSuffix(url, "/")
+			}
+		}
+		t.Fatalf("node %s printed no URL", name)
+		return nil, ""
+	}
+}
+
+// epochsOf returns the epoch that wrote each entry of a table's log.
+func epochsOf(t *testing.T, db *sql.DB, id string) []int64 {
+	t.Helper()
+	rows, err := db.QueryContext(context.Background(), `SELECT epoch FROM events WHERE table_id = $1 ORDER BY seq`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var epochs []int64
+	for rows.Next() {
+		var e int64
+		rows.Scan(&e)
+		epochs = append(epochs, e)
+	}
+	return epochs
+}
+
+// TestClusterStaleOwnerFenced stops the owner of a bots' game with
+// SIGSTOP, as a long pause or a partition would (issue 15): its lease
+// expires, another node takes the table over and plays on. When the old
+// owner wakes, its timers fire and its renewals run, but it cannot write
+// any more: its writes are fenced, it gives the table up, and the log
+// holds no entry of its epoch after the new owner's first.
+func TestClusterStaleOwnerFenced(t *testing.T) {
+	needGame(t, "papayoo")
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	start := nodeProcs(t, u, natsURL, "-bot-delay", "150ms")
+	cmd1, url1 := start("n1")
+	_, url2 := start("n2")
+	bob := dial(t, url1, newSession(t, url1, "bob"))
+	id := bob.createTable(map[string]any{"game": "papayoo",
+		"bots": map[string]string{"0": "easy", "1": "easy", "2": "easy", "3": "easy"}})
+	bob.close()
+	db, err := sql.Open("pgx", u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	waitFor := func(what string, d time.Duration, ok func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(d)
+		for !ok() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not within %v", what, d)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	waitFor("the bots' first moves on node 1", 10*time.Second, func() bool { return len(epochsOf(t, db, id)) >= 3 })
+	cmd1.Process.Signal(syscall.SIGSTOP)
+	stopped := len(epochsOf(t, db, id))
+	old := epochsOf(t, db, id)[0]
+	waitFor("node 2 playing the table", 15*time.Second, func() bool {
+		e := epochsOf(t, db, id)
+		return len(e) > stopped+3 && e[len(e)-1] > old
+	})
+	cmd1.Process.Signal(syscall.SIGCONT)
+	waitFor("node 1 giving the table up", 10*time.Second, func() bool {
+		return metricInt(t, url1, "cardroom_cluster_tables_owned") == 0
+	})
+	if n := metricInt(t, url1, "cardroom_cluster_leases_lost_total"); n < 1 {
+		t.Errorf("node 1 lost %d leases, want ≥ 1", n)
+	}
+	time.Sleep(500 * time.Millisecond) // node 1's overdue bot move, if any, has been refused by now
+	e := epochsOf(t, db, id)
+	first := slices.IndexFunc(e, func(x int64) bool { return x > old })
+	if first < 0 || slices.Contains(e[first:], old) || !slices.IsSorted(e) {
+		t.Errorf("epochs of the log %v: node 1's epoch %d wrote after node 2's first entry", e, old)
+	}
+	if metricInt(t, url2, "cardroom_cluster_tables_owned") != 1 {
+		t.Error("node 2 does not hold the table")
+	}
+	t.Logf("node 1 after waking: fenced writes %d, leases lost %d", metricInt(t, url1, "cardroom_cluster_fenced_total"),
+		metricInt(t, url1, "cardroom_cluster_leases_lost_total"))
+}
