@@ -6,6 +6,11 @@
 // Moves follow a fixed timetable per table (move k at start + k/pace), and
 // latency is measured from the scheduled time, so a stalled server shows up
 // as latency rather than as fewer samples (no coordinated omission).
+//
+// Against a cluster (Config.URLs: several nodes) each table is created on
+// one node, round robin, and its clients connect to the nodes after it, so
+// a move crosses between nodes on its way to some seats; the report gives
+// every node's counters over the measured window and their sums.
 package loadtest
 
 import (
@@ -32,6 +37,7 @@ import (
 // Config is one load run.
 type Config struct {
 	URL      string            // server base URL, http://host:port
+	URLs     []string          // the nodes of a cluster (ParseURLs); when set, URL is ignored
 	Tables   int               // tables to open
 	Clients  int               // WebSocket clients per table: one per seat (4) or 1 holding every seat
 	Seats    int               // seats per table (players option); default 4
@@ -41,7 +47,16 @@ type Config struct {
 	Game     string            // default papayoo
 	Options  map[string]string // game options; default: the longest game (games.Game.Long)
 	Setup    int               // concurrent table setups; default 64
-	Progress io.Writer         // progress lines, every 5 s (nil: none)
+	// Reconnect makes a client whose socket is lost during the run (its
+	// node killed, or a relayed table's owner gone) dial the next node
+	// with its session and join its seats again, as a browser behind a
+	// load balancer would, instead of counting an error and leaving its
+	// table stalled. A move that gets no answer for StallAfter is given
+	// up (counted in Report.Stalled) and the table's timetable goes on,
+	// so the pause shows as latency of the moves after it.
+	Reconnect  bool
+	StallAfter time.Duration // default 10 s; with Reconnect only
+	Progress   io.Writer     // progress lines, every 5 s (nil: none)
 }
 
 // Report is the outcome of a run.
@@ -52,13 +67,23 @@ type Report struct {
 	Moves                     int64
 	MovesPerSec               float64
 	Errors, Refused, Finished int64
-	FirstError                string        // what the first error was (a lost socket, an error message, a failed send)
-	P50, P99, P999, Max       time.Duration // from the scheduled time to the last seat's update
-	SendP50, SendP99          time.Duration // from the actual send
-	ServerRSS, ServerHeap     int64         // bytes, from /metrics after the run
-	ServerRSSBefore           int64
-	ServerConnections         int64
-	ServerMoveP99             float64 // from the server's histogram (bucket bound, seconds)
+	// With Config.Reconnect: sockets lost and dialled again, moves given
+	// up after StallAfter, and steps gone: a seat shown an earlier step
+	// than one it had already been shown, which only a lost acknowledged
+	// move can cause (must be 0).
+	Reconnects, Stalled, Regressed int64
+	FirstError                     string        // what the first error was (a lost socket, an error message, a failed send)
+	P50, P99, P999, Max            time.Duration // from the scheduled time to the last seat's update
+	SendP50, SendP99               time.Duration // from the actual send
+	ServerRSS, ServerHeap          int64         // bytes, from /metrics after the run
+	ServerRSSBefore                int64
+	ServerConnections              int64
+	ServerMoveP99                  float64 // from the server's histogram (bucket bound, seconds)
+	// Nodes holds each node's /metrics (one entry per URL; memory after
+	// the run, counters over the measured window); Total their sums. The
+	// Server* fields above are Total's memory figures.
+	Nodes []NodeStats
+	Total NodeStats
 }
 
 func (r Report) String() string {
@@ -69,6 +94,9 @@ func (r Report) String() string {
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "moves %d in %v: %.0f moves/s (refused %d, errors %d, games finished %d)\n", r.Moves, r.Elapsed.Round(time.Millisecond), r.MovesPerSec, r.Refused, r.Errors, r.Finished)
+	if r.Reconnects > 0 || r.Stalled > 0 || r.Regressed > 0 {
+		fmt.Fprintf(&b, "reconnected sockets %d, moves given up without an answer %d, steps gone after a reconnect %d\n", r.Reconnects, r.Stalled, r.Regressed)
+	}
 	if r.Errors > 0 && r.FirstError != "" {
 		fmt.Fprintf(&b, "first error: %s\n", r.FirstError)
 	}
@@ -82,6 +110,22 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "server: RSS %.1f MiB (%.1f MiB before), Go heap %.1f MiB, %d connections: %.1f KiB RSS per connection, %.1f KiB per table\n",
 			mib(r.ServerRSS), mib(r.ServerRSSBefore), mib(r.ServerHeap), r.ServerConnections, float64(per)/1024,
 			float64(r.ServerRSS-r.ServerRSSBefore)/1024/float64(max(1, r.Tables)))
+	}
+	if len(r.Nodes) > 0 {
+		fmt.Fprintf(&b, "server, measured window: %s\n", r.Total.line(r.Moves))
+	}
+	if len(r.Nodes) > 1 {
+		for _, n := range r.Nodes {
+			if n.Down {
+				fmt.Fprintf(&b, "node %s: no answer to /metrics after the run (memory left out of the sums above)\n", n.URL)
+				continue
+			}
+			owned := ""
+			if n.Owned >= 0 {
+				owned = fmt.Sprintf(", %d tables owned", n.Owned)
+			}
+			fmt.Fprintf(&b, "node %s: RSS %.1f MiB (%.1f MiB before), %d connections%s; %s\n", n.URL, mib(n.RSS), mib(n.RSSBefore), n.Connections, owned, n.line(r.Moves))
+		}
 	}
 	return b.String()
 }
@@ -98,7 +142,7 @@ type seatState struct {
 type tableRun struct {
 	id    string
 	seats int
-	conns []*protocol.Client // per seat: the connection holding it
+	conns []*protocol.Client // per seat: the connection holding it (t.mu once the run has started: a reconnect replaces it)
 
 	mu      sync.Mutex
 	latest  []seatState
@@ -133,6 +177,7 @@ func (r *runner) fail(what string) {
 
 type runner struct {
 	cfg      Config
+	nodes    []string // base URLs: Config.URLs, or Config.URL alone
 	client   *http.Client
 	moves    atomic.Int64
 	errs     atomic.Int64
@@ -141,6 +186,36 @@ type runner struct {
 	finished atomic.Int64
 	measure  atomic.Bool
 	from     atomic.Int64 // unix ns: moves scheduled before are not measured
+
+	reconnects, stalled, regressed atomic.Int64
+	redialMu                       sync.Mutex     // orders redials.Add with the end of the run
+	redials                        sync.WaitGroup // reconnects under way
+}
+
+// startRedial counts a reconnect in, unless the run is over.
+func (r *runner) startRedial() bool {
+	r.redialMu.Lock()
+	defer r.redialMu.Unlock()
+	if !r.measure.Load() {
+		return false
+	}
+	r.redials.Add(1)
+	return true
+}
+
+// clientRun is one WebSocket client of a table: what a reconnect needs.
+type clientRun struct {
+	k     int    // the client's number in its table
+	node  int    // the node it is connected to now
+	token string // its session
+	seats []int  // the seats it holds
+	// cur is the socket whose loss starts a reconnect: nil while one is
+	// under way, so that the attempts' own sockets closing start none.
+	cur atomic.Pointer[protocol.Client]
+	// rejoin receives the answers to its joins while it reconnects (nil
+	// for joined, the error otherwise); rejoining routes them there.
+	rejoin    chan error
+	rejoining atomic.Bool
 }
 
 // Run performs a load run.
@@ -170,9 +245,15 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	if cfg.Duration <= 0 {
 		cfg.Duration = 30 * time.Second
 	}
-	r := &runner{cfg: cfg, client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}}
+	if cfg.StallAfter <= 0 {
+		cfg.StallAfter = 10 * time.Second
+	}
+	r := &runner{cfg: cfg, nodes: cfg.URLs, client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}}
+	if len(r.nodes) == 0 {
+		r.nodes = []string{strings.TrimSuffix(cfg.URL, "/")}
+	}
 	var rep Report
-	rep.ServerRSSBefore, _, _ = r.serverMem(ctx)
+	before := r.scrapeAll(ctx)
 
 	start := time.Now()
 	tables := make([]*tableRun, cfg.Tables)
@@ -220,6 +301,20 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	t0 := time.Now()
 	r.from.Store(t0.Add(cfg.Warmup).UnixNano())
 	r.measure.Store(true)
+	// The nodes' counters at the start of the window: now, or at the end
+	// of the warm-up (read while the tables play, as the end's are).
+	windowStart := make(chan []scrape, 1)
+	if cfg.Warmup <= 0 {
+		windowStart <- r.scrapeAll(ctx)
+	} else {
+		go func() {
+			select {
+			case <-time.After(cfg.Warmup):
+			case <-runCtx.Done():
+			}
+			windowStart <- r.scrapeAll(ctx)
+		}()
+	}
 	var dwg sync.WaitGroup
 	for i, t := range tables {
 		dwg.Add(1)
@@ -239,7 +334,11 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 					return
 				case <-tk.C:
 					n := r.moves.Load()
-					fmt.Fprintf(cfg.Progress, "%5.0fs  moves %d  (%.0f/s)  refused %d  errors %d\n", time.Since(t0).Seconds(), n, float64(n-last)/5, r.refused.Load(), r.errs.Load())
+					re := ""
+					if cfg.Reconnect {
+						re = fmt.Sprintf("  reconnects %d  given up %d", r.reconnects.Load(), r.stalled.Load())
+					}
+					fmt.Fprintf(cfg.Progress, "%5.0fs  moves %d  (%.0f/s)  refused %d  errors %d%s\n", time.Since(t0).Seconds(), n, float64(n-last)/5, r.refused.Load(), r.errs.Load(), re)
 					last = n
 				}
 			}
@@ -247,8 +346,15 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	dwg.Wait()
 	rep.Elapsed = time.Since(t0) - cfg.Warmup
+	r.redialMu.Lock()
 	r.measure.Store(false)
+	r.redialMu.Unlock()
+	r.redials.Wait() // they give up once the run is over
 	rep.Moves = r.moves.Load()
+	rep.Reconnects, rep.Stalled, rep.Regressed = r.reconnects.Load(), r.stalled.Load(), r.regressed.Load()
+	// The nodes' counters after the tool has stopped counting: every move
+	// it counted is in them (and perhaps a few still on their way).
+	end := r.scrapeAll(ctx)
 	rep.MovesPerSec = float64(rep.Moves) / rep.Elapsed.Seconds()
 	rep.Errors, rep.Refused, rep.Finished = r.errs.Load(), r.refused.Load(), r.finished.Load()
 	if p := r.firstErr.Load(); p != nil {
@@ -268,9 +374,14 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		rep.Max = all[len(all)-1]
 	}
 	rep.SendP50, rep.SendP99 = quantile(sendAll, 0.5), quantile(sendAll, 0.99)
-	rep.ServerRSS, rep.ServerHeap, rep.ServerConnections = r.serverMem(ctx)
+	rep.Nodes = nodeStats(r.nodes, before, <-windowStart, end)
+	rep.Total = sumNodes(rep.Nodes)
+	rep.ServerRSS, rep.ServerRSSBefore, rep.ServerHeap, rep.ServerConnections = rep.Total.RSS, rep.Total.RSSBefore, rep.Total.Heap, rep.Total.Connections
 	for _, t := range tables {
-		for _, c := range uniqueConns(t.conns) {
+		t.mu.Lock()
+		cs := uniqueConns(t.conns)
+		t.mu.Unlock()
+		for _, c := range cs {
 			c.Close()
 		}
 	}
@@ -298,44 +409,27 @@ func quantile(xs []time.Duration, q float64) time.Duration {
 	return xs[i]
 }
 
-func (r *runner) serverMem(ctx context.Context) (rss, heap, conns int64) {
-	req, _ := http.NewRequestWithContext(ctx, "GET", r.cfg.URL+"/metrics", nil)
-	resp, err := r.client.Do(req)
-	if err != nil {
-		return
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	for _, l := range strings.Split(string(b), "\n") {
-		f := strings.Fields(l)
-		if len(f) != 2 {
-			continue
-		}
-		v, _ := strconv.ParseFloat(f[1], 64)
-		switch f[0] {
-		case "process_resident_memory_bytes":
-			rss = int64(v)
-		case "go_memstats_heap_alloc_bytes":
-			heap = int64(v)
-		case "cardroom_connections":
-			conns = int64(v)
-		}
-	}
-	return
-}
-
-func (r *runner) dial(ctx context.Context, name string) (*protocol.Client, error) {
+// dial opens a session and a WebSocket on one node: the session is made
+// where the socket goes, so a single node needs nothing of a cluster (and
+// in a cluster the shared store makes it valid everywhere anyway).
+func (r *runner) dial(ctx context.Context, base, name string) (*protocol.Client, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	sess, err := protocol.NewSession(ctx, r.client, r.cfg.URL, name)
+	sess, err := protocol.NewSession(ctx, r.client, base, name)
 	if err != nil {
-		return nil, fmt.Errorf("session: %w", err)
+		return nil, "", fmt.Errorf("session on %s: %w", base, err)
 	}
-	return protocol.Dial(ctx, r.cfg.URL, &protocol.Options{Token: sess.Token, HTTPClient: r.client, ReadLimit: 1 << 22})
+	c, err := r.dialToken(ctx, base, sess.Token)
+	return c, sess.Token, err
+}
+
+func (r *runner) dialToken(ctx context.Context, base, token string) (*protocol.Client, error) {
+	return protocol.Dial(ctx, base, &protocol.Options{Token: token, HTTPClient: r.client, ReadLimit: 1 << 22})
 }
 
 // setupTable creates the sessions and connections of one table, creates
 // the table and seats everyone; the game starts when the last seat fills.
+// Client k of table i is on node nodeFor(i, k): client 0 creates the table.
 func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 	n := r.cfg.Seats
 	t := &tableRun{seats: n, conns: make([]*protocol.Client, n), latest: make([]seatState, n), cond: make(chan struct{}, 1)}
@@ -344,21 +438,26 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 	}
 	nc := r.cfg.Clients
 	clients := make([]*protocol.Client, nc)
+	runs := make([]*clientRun, nc)
 	for k := range clients {
-		c, err := r.dial(ctx, fmt.Sprintf("load%d-%d", i, k))
+		node := nodeFor(i, k, len(r.nodes))
+		c, token, err := r.dial(ctx, r.nodes[node], fmt.Sprintf("load%d-%d", i, k))
 		if err != nil {
 			return nil, err
 		}
 		clients[k] = c
+		runs[k] = &clientRun{k: k, node: node, token: token, rejoin: make(chan error, n)}
+		runs[k].cur.Store(c)
 	}
 	for s := range t.conns {
 		t.conns[s] = clients[s%nc]
+		runs[s%nc].seats = append(runs[s%nc].seats, s)
 	}
 	// Replies during setup arrive on the readers.
 	created := make(chan string, 1)
 	joined := make(chan error, n)
 	for k, c := range clients {
-		go r.read(t, c, k == 0, created, joined)
+		go r.read(t, c, runs[k], created, joined)
 	}
 	seat0 := game.Seat(0)
 	if err := send(ctx, clients[0], protocol.CreateReq{Game: r.cfg.Game, Options: r.cfg.Options, Seat: &seat0}); err != nil {
@@ -395,8 +494,10 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 // read consumes one connection's messages and updates the table's view.
 // It decodes a state's head only (protocol.DecodeStateHead): the view is
 // scanned, not built.
-func (r *runner) read(t *tableRun, c *protocol.Client, owner bool, created chan string, joined chan error) {
+// With Config.Reconnect, a socket lost during the run starts a reconnect.
+func (r *runner) read(t *tableRun, c *protocol.Client, cr *clientRun, created chan string, joined chan error) {
 	ctx := context.Background()
+	owner := cr.k == 0
 	for {
 		in, err := c.Recv(ctx)
 		if err != nil {
@@ -404,7 +505,13 @@ func (r *runner) read(t *tableRun, c *protocol.Client, owner bool, created chan 
 				continue // not a message
 			}
 			if r.measure.Load() {
-				r.fail("socket lost: " + err.Error())
+				if r.cfg.Reconnect {
+					if cr.cur.CompareAndSwap(c, nil) && r.startRedial() {
+						go r.reconnect(t, cr, err)
+					}
+				} else {
+					r.fail("socket lost: " + err.Error())
+				}
 			}
 			return
 		}
@@ -420,6 +527,13 @@ func (r *runner) read(t *tableRun, c *protocol.Client, owner bool, created chan 
 				}
 			}
 		case protocol.TypeJoined:
+			if cr.rejoining.Load() {
+				select {
+				case cr.rejoin <- nil:
+				default:
+				}
+				continue
+			}
 			select {
 			case joined <- nil:
 			default:
@@ -427,8 +541,20 @@ func (r *runner) read(t *tableRun, c *protocol.Client, owner bool, created chan 
 		case protocol.TypeError:
 			var m protocol.ErrorMsg
 			json.Unmarshal(in.Raw, &m)
-			switch m.Code {
-			case protocol.Busy, protocol.Illegal, protocol.NotYourTurn, protocol.GameOver:
+			if cr.rejoining.Load() {
+				select {
+				case cr.rejoin <- &m:
+				default:
+				}
+				continue
+			}
+			switch {
+			case m.Code == protocol.Busy || m.Code == protocol.Illegal || m.Code == protocol.NotYourTurn || m.Code == protocol.GameOver:
+				r.refused.Add(1)
+			case m.Code == protocol.Unavailable && r.cfg.Reconnect:
+				// A table between owners refuses with unavailable: expected
+				// while a failover is tried (and then also a failing store's
+				// refusal: -reconnect runs count both as refused).
 				r.refused.Add(1)
 			default:
 				r.fail(fmt.Sprintf("error %s: %s", m.Code, m.Message))
@@ -455,6 +581,14 @@ func (r *runner) read(t *tableRun, c *protocol.Client, owner bool, created chan 
 			t.mu.Lock()
 			ls := &t.latest[h.Seat]
 			if h.Seq >= ls.seq {
+				ls.seq, ls.move, ls.status = h.Seq, move, h.Status
+			} else {
+				// A seat's states arrive in order on a socket, and a new
+				// socket's first view is the table's current one: an
+				// earlier step than one already shown means a shown (so
+				// committed and acknowledged) step is gone.
+				r.regressed.Add(1)
+				r.fail(fmt.Sprintf("table %s seat %d: step %d shown after step %d", t.id, h.Seat, h.Seq, ls.seq))
 				ls.seq, ls.move, ls.status = h.Seq, move, h.Status
 			}
 			if p := t.pending; p != nil && h.Seq > p.afterSeq && !p.seen[h.Seat] {
@@ -511,6 +645,12 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 		seat, mv, seq, over := -1, "", 0, false
 		for ctx.Err() == nil {
 			t.mu.Lock()
+			if p := t.pending; r.cfg.Reconnect && p != nil && !p.refused && time.Since(p.sent) > r.cfg.StallAfter {
+				// No answer for StallAfter: the move was lost with its socket
+				// or its owner. Give it up and go on from what the seats see.
+				r.stalled.Add(1)
+				t.pending = nil
+			}
 			if t.pending == nil || t.pending.refused {
 				t.pending = nil
 				maxSeq := -1
@@ -550,10 +690,31 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 			return
 		}
 		gs := game.Seat(seat)
-		if err := send(ctx, t.conns[seat], protocol.MoveReq{Table: t.id, Seat: &gs, Move: mv}); err != nil {
-			if ctx.Err() == nil {
-				r.fail("send: " + err.Error())
+		t.mu.Lock()
+		c := t.conns[seat]
+		t.mu.Unlock()
+		if err := send(ctx, c, protocol.MoveReq{Table: t.id, Seat: &gs, Move: mv}); err != nil {
+			if ctx.Err() != nil {
+				return
 			}
+			if r.cfg.Reconnect {
+				// The socket is lost and being replaced: the move did not
+				// leave. Try again (on the same slot of the timetable, so
+				// the wait shows as latency) once a socket changes.
+				t.mu.Lock()
+				if t.pending != nil && !t.pending.refused {
+					t.pending = nil
+				}
+				t.mu.Unlock()
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.cond:
+				case <-time.After(100 * time.Millisecond):
+				}
+				continue
+			}
+			r.fail("send: " + err.Error())
 			return
 		}
 		if r.cfg.Pace > 0 {
@@ -574,5 +735,77 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 				}
 			}
 		}
+	}
+}
+
+// reconnect replaces a client's lost socket: it dials the nodes after
+// the one it was on, in turn, with the client's session, and joins its
+// seats again (a join of one's own seat is a reconnection: it answers with
+// the seat's current view), retrying while the table has no owner yet.
+// It gives up, counting an error, when the run ends or after a minute.
+func (r *runner) reconnect(t *tableRun, cr *clientRun, lost error) {
+	defer r.redials.Done()
+	r.reconnects.Add(1)
+	deadline := time.Now().Add(time.Minute)
+	for attempt := 1; ; attempt++ {
+		if !r.measure.Load() {
+			return
+		}
+		if time.Now().After(deadline) {
+			r.fail(fmt.Sprintf("reconnect after %v: gave up after a minute", lost))
+			return
+		}
+		time.Sleep(min(time.Duration(attempt)*100*time.Millisecond, time.Second))
+		node := (cr.node + attempt) % len(r.nodes)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		c, err := r.dialToken(ctx, r.nodes[node], cr.token)
+		cancel()
+		if err != nil {
+			continue
+		}
+		// Drain answers to an earlier attempt's joins, then join again.
+		for len(cr.rejoin) > 0 {
+			<-cr.rejoin
+		}
+		cr.rejoining.Store(true)
+		cr.cur.Store(c)
+		go r.read(t, c, cr, nil, nil)
+		ok := true
+		for _, s := range cr.seats {
+			seat := game.Seat(s)
+			if err := send(context.Background(), c, protocol.JoinReq{Table: t.id, Seat: &seat}); err != nil {
+				ok = false
+				break
+			}
+			select {
+			case err := <-cr.rejoin:
+				ok = ok && err == nil
+			case <-time.After(10 * time.Second):
+				ok = false
+			}
+			if !ok {
+				break
+			}
+		}
+		cr.rejoining.Store(false)
+		if !ok {
+			// Take the socket back from its reader before closing it, so
+			// that the close starts no second reconnect; if the reader took
+			// it first (the socket died by itself), its reconnect goes on.
+			mine := cr.cur.CompareAndSwap(c, nil)
+			c.Close()
+			if !mine {
+				return
+			}
+			continue
+		}
+		cr.node = node
+		t.mu.Lock()
+		for _, s := range cr.seats {
+			t.conns[s] = c
+		}
+		t.mu.Unlock()
+		t.signal()
+		return
 	}
 }

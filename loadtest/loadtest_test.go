@@ -19,36 +19,59 @@ import (
 // TestRunSmall runs the load generator against a real server for a moment
 // and checks it measured moves with sane latencies.
 func TestRunSmall(t *testing.T) {
-	if _, err := games.Lookup("papayoo"); err != nil {
-		t.Skip("papayoo engine not registered yet")
-	}
-	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := server.New(server.Config{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Table: table.Config{Grace: time.Hour}, Rate: 1000, Burst: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Serve(l)
-	defer s.Shutdown(context.Background())
+	url := startServer(t, nil)
 	for _, clients := range []int{4, 1} {
-		rep, err := Run(context.Background(), Config{URL: "http://" + l.Addr().String(), Tables: 3, Clients: clients, Pace: 20, Duration: time.Second})
+		rep, err := Run(context.Background(), Config{URL: url, Tables: 3, Clients: clients, Pace: 20, Duration: time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.Connections != 3*clients || rep.Moves < 20 || rep.P50 <= 0 || rep.Max < rep.P99 || rep.Errors != 0 {
 			t.Errorf("clients=%d: report %+v", clients, rep)
 		}
-		if !strings.Contains(rep.String(), "moves/s") {
-			t.Errorf("report text: %s", rep)
+		// One URL: one node, no per-node lines, and the window's counters
+		// (the server's CPU from this process, which it runs in).
+		if text := rep.String(); !strings.Contains(text, "moves/s") || !strings.Contains(text, "server, measured window: CPU ") || strings.Contains(text, "\nnode ") {
+			t.Errorf("report text: %s", text)
+		}
+		if len(rep.Nodes) != 1 || rep.Total.MessagesIn < float64(rep.Moves) || rep.Total.Moves < float64(rep.Moves) {
+			t.Errorf("clients=%d: nodes %+v", clients, rep.Nodes)
 		}
 	}
+}
+
+// startServer starts a server for a test on st (nil: a fresh SQLite
+// file) and returns its URL; it skips the test when the build has no
+// Papayoo, the game a load run plays by default.
+func startServer(t *testing.T, st store.Store, cluster ...*server.ClusterConfig) string {
+	t.Helper()
+	if _, err := games.Lookup("papayoo"); err != nil {
+		t.Skip("papayoo engine not registered yet")
+	}
+	if st == nil {
+		sq, err := store.OpenSQLite(filepath.Join(t.TempDir(), "db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st = sq
+	}
+	cfg := server.Config{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Table: table.Config{Grace: time.Hour}, Rate: 1000, Burst: 1000, Analysis: server.AnalysisConfig{Off: true}}
+	if len(cluster) > 0 {
+		cfg.Cluster = cluster[0]
+	}
+	s, err := server.New(cfg)
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		s.Shutdown(context.Background())
+		t.Fatal(err)
+	}
+	go s.Serve(l)
+	t.Cleanup(func() { s.Shutdown(context.Background()) }) // closes st
+	return "http://" + l.Addr().String()
 }
 
 // TestReportNamesFirstError: a run with errors says what the first one

@@ -435,6 +435,11 @@ func (cl *clusterNode) renewals() {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), every)
 			l, err := cl.leases.RenewAll(ctx, cl.cfg.Node, batch, cl.cfg.LeaseTTL)
+			if err != nil && ctx.Err() == nil {
+				// Once more at once: a lost connection or a lock conflict
+				// should not cost a third of the ttl.
+				l, err = cl.leases.RenewAll(ctx, cl.cfg.Node, batch, cl.cfg.LeaseTTL)
+			}
 			cancel()
 			if err != nil {
 				cl.s.log.Warn("cluster: renew the leases", "err", err)

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"cardroom/bot"
@@ -516,6 +517,16 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// cpuSeconds is the process's user and system CPU time, so that a load
+// tool on another machine can read what a move costs the server.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
 func rssBytes() int64 {
 	b, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
@@ -606,6 +617,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	metric("process_resident_memory_bytes", "gauge", "Resident set size.", rssBytes())
+	metric("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.", strconv.FormatFloat(cpuSeconds(), 'f', 3, 64))
 	metric("go_memstats_heap_alloc_bytes", "gauge", "Go heap in use.", ms.HeapAlloc)
 	metric("go_memstats_sys_bytes", "gauge", "Memory obtained from the OS by Go.", ms.Sys)
 	metric("go_goroutines", "gauge", "Goroutines.", runtime.NumGoroutine())

@@ -398,6 +398,7 @@ const insertBatch = `WITH b AS (
 ), l AS (
 	SELECT table_id, epoch FROM leases
 	WHERE (table_id, epoch) IN (SELECT table_id, epoch FROM b WHERE epoch > 0) AND expires > clock_timestamp()
+	ORDER BY table_id
 	FOR SHARE
 )
 INSERT INTO events(table_id, seq, seat, chance, text, epoch)

@@ -133,9 +133,18 @@ func (p *Postgres) RenewAll(ctx context.Context, node string, held map[string]in
 		ids = append(ids, id)
 		epochs = append(epochs, e)
 	}
-	rows, err := p.db.QueryContext(ctx, `UPDATE leases l SET expires = clock_timestamp() + $2 * interval '1 microsecond'
-		FROM unnest($3::text[], $4::bigint[]) AS h(table_id, epoch)
-		WHERE l.table_id = h.table_id AND l.epoch = h.epoch AND l.node = $1 AND l.expires > clock_timestamp()
+	// The rows are locked in table order, as the group commit's batch
+	// locks them (insertBatch): two statements that lock several leases
+	// rows in different orders deadlock under load.
+	rows, err := p.db.QueryContext(ctx, `WITH lk AS (
+			SELECT l.table_id FROM leases l JOIN unnest($3::text[], $4::bigint[]) AS h(table_id, epoch)
+				ON l.table_id = h.table_id AND l.epoch = h.epoch
+			WHERE l.node = $1 AND l.expires > clock_timestamp()
+			ORDER BY l.table_id
+			FOR UPDATE OF l
+		)
+		UPDATE leases l SET expires = clock_timestamp() + $2 * interval '1 microsecond'
+		FROM lk WHERE l.table_id = lk.table_id
 		RETURNING l.table_id`, node, ttl.Microseconds(), ids, epochs)
 	if err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ func init() {
 func runLoad(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("load", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	url := fs.String("url", "http://localhost:8080", "server base URL")
+	url := fs.String("url", "http://localhost:8080", "server base URL; for a cluster, its nodes' URLs separated by commas (tables round robin over them, a table's clients on different nodes)")
 	tables := fs.Int("tables", 100, "tables to open")
 	pace := fs.Float64("pace", 1, "moves a second per table; 0 = as fast as possible")
 	clients := fs.Int("clients", 4, "WebSocket clients per table: 4 (one per seat) or 1 (one holding every seat)")
@@ -30,12 +30,18 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	gameName := fs.String("game", "", "game (default: the first registered)")
 	options := fs.String("options", "", "game options (default: the longest game the engine allows, so games do not end during a run)")
 	setup := fs.Int("setup", 64, "tables set up concurrently")
+	reconnect := fs.Bool("reconnect", false, "a client whose socket is lost (a node killed) dials the next node and takes its seats back, as behind a load balancer; moves unanswered for 10 s are given up, and steps gone after a reconnect are counted (must be 0)")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	cfg := loadtest.Config{URL: *url, Tables: *tables, Pace: *pace, Clients: *clients, Duration: *duration, Warmup: *warmup,
-		Game: *gameName, Setup: *setup, Progress: stderr}
+	urls, err := loadtest.ParseURLs(*url)
+	if err != nil {
+		fmt.Fprintf(stderr, "load: -url: %v\n", err)
+		return 2
+	}
+	cfg := loadtest.Config{URLs: urls, Tables: *tables, Pace: *pace, Clients: *clients, Duration: *duration, Warmup: *warmup,
+		Game: *gameName, Setup: *setup, Progress: stderr, Reconnect: *reconnect}
 	if *options != "" {
 		o, err := game.ParseOptions(*options)
 		if err != nil {
