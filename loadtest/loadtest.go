@@ -56,12 +56,20 @@ type Config struct {
 	// so the pause shows as latency of the moves after it.
 	Reconnect  bool
 	StallAfter time.Duration // default 10 s; with Reconnect only
+	// BotTables opens this many more tables of bots only (BotLevel, default
+	// hard, in every seat) before the window: the load of bots playing
+	// beside the measured tables (issue 14: the human tables' latency
+	// must not suffer). They play as the server lets them (its
+	// -bot-delay, its bot pool); the report counts their moves.
+	BotTables int
+	BotLevel  string
 	Progress   io.Writer     // progress lines, every 5 s (nil: none)
 }
 
 // Report is the outcome of a run.
 type Report struct {
 	Tables, Connections       int
+	BotTables                 int // tables of bots only playing beside them (Config.BotTables)
 	Warmup                    time.Duration
 	SetupTime, Elapsed        time.Duration
 	Moves                     int64
@@ -89,6 +97,9 @@ type Report struct {
 func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "tables %d, connections %d (setup %v)", r.Tables, r.Connections, r.SetupTime.Round(time.Millisecond))
+	if r.BotTables > 0 {
+		fmt.Fprintf(&b, ", and %d tables of bots only", r.BotTables)
+	}
 	if r.Warmup > 0 {
 		fmt.Fprintf(&b, ", first %v not measured", r.Warmup)
 	}
@@ -286,6 +297,15 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		return rep, fmt.Errorf("setup: %w", e.(error))
 	}
 	rep.SetupTime = time.Since(start)
+	if cfg.BotTables > 0 {
+		if err := r.setupBots(ctx); err != nil {
+			return rep, fmt.Errorf("bot tables: %w", err)
+		}
+		rep.BotTables = cfg.BotTables
+		if cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "bot tables: %d of %s bots playing\n", cfg.BotTables, cfg.BotLevel)
+		}
+	}
 	rep.Warmup = cfg.Warmup
 	rep.Tables = len(tables)
 	for _, t := range tables {
@@ -430,6 +450,63 @@ func (r *runner) dialToken(ctx context.Context, base, token string) (*protocol.C
 // setupTable creates the sessions and connections of one table, creates
 // the table and seats everyone; the game starts when the last seat fills.
 // Client k of table i is on node nodeFor(i, k): client 0 creates the table.
+// setupBots opens Config.BotTables tables of bots only, each created by
+// a session of its own (a player may own only a couple of bots-only
+// games), round robin over the nodes; the creators' sockets close once
+// the tables run: nobody watches them.
+func (r *runner) setupBots(ctx context.Context) error {
+	level := r.cfg.BotLevel
+	if level == "" {
+		level = "hard"
+	}
+	bots := map[string]string{}
+	for s := range r.cfg.Seats {
+		bots[strconv.Itoa(s)] = level
+	}
+	sem := make(chan struct{}, r.cfg.Setup)
+	var wg sync.WaitGroup
+	var first atomic.Value
+	for i := range r.cfg.BotTables {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := r.botTable(ctx, i, bots); err != nil {
+				first.CompareAndSwap(nil, err)
+			}
+		})
+	}
+	wg.Wait()
+	if err, _ := first.Load().(error); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (r *runner) botTable(ctx context.Context, i int, bots map[string]string) error {
+	c, _, err := r.dial(ctx, r.nodes[i%len(r.nodes)], fmt.Sprintf("bots%d", i))
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := send(ctx, c, protocol.CreateReq{Game: r.cfg.Game, Options: r.cfg.Options, Bots: bots}); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		m, _, err := c.Next(ctx)
+		if err != nil {
+			return err
+		}
+		switch m := m.(type) {
+		case *protocol.CreatedMsg:
+			return nil
+		case *protocol.ErrorMsg:
+			return m
+		}
+	}
+}
+
 func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 	n := r.cfg.Seats
 	t := &tableRun{seats: n, conns: make([]*protocol.Client, n), latest: make([]seatState, n), cond: make(chan struct{}, 1)}

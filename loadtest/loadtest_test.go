@@ -39,6 +39,27 @@ func TestRunSmall(t *testing.T) {
 	}
 }
 
+// TestRunWithBotTables: tables of bots only play beside the measured ones
+// (the human tables' latency under bot load, issue 14); the report counts
+// them and their moves, and the measured tables still play without error.
+func TestRunWithBotTables(t *testing.T) {
+	url := startServer(t, nil)
+	rep, err := Run(context.Background(), Config{URL: url, Tables: 2, Pace: 20, Duration: time.Second, BotTables: 3, BotLevel: "random"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.BotTables != 3 || rep.Total.BotMoves <= 0 || rep.Errors != 0 || rep.Moves < 20 {
+		t.Errorf("report %+v (bot moves %v)", rep, rep.Total.BotMoves)
+	}
+	if text := rep.String(); !strings.Contains(text, "and 3 tables of bots only") || !strings.Contains(text, ", bot moves ") {
+		t.Errorf("report text: %s", text)
+	}
+	if _, err := Run(context.Background(), Config{URL: url, Tables: 1, Duration: time.Second, BotTables: 1, BotLevel: "nosuchlevel"}); err == nil ||
+		!strings.Contains(err.Error(), "bot tables") {
+		t.Errorf("a bad bot level: %v; want the server's refusal, named", err)
+	}
+}
+
 // startServer starts a server for a test on st (nil: a fresh SQLite
 // file) and returns its URL; it skips the test when the build has no
 // Papayoo, the game a load run plays by default.

@@ -80,6 +80,9 @@ type NodeStats struct {
 	CPU float64
 	// Counters over the window; -1 for one the node does not report.
 	MessagesIn, MessagesOut, Writes, Moves, Commits, Appends float64
+	// BotMoves is the moves bots made over the window (Config.BotTables,
+	// and stand-ins); -1 when not reported.
+	BotMoves float64
 	// Bus holds the growth of every cardroom_cluster_…_total counter (the
 	// cluster mode's: relayed commands and messages, claims, takeovers…;
 	// labels summed), whichever the server has: what relaying costs shows
@@ -205,6 +208,7 @@ func nodeStats(urls []string, before, start, end []scrape) []NodeStats {
 			c[k] = diff(s, e, name)
 		}
 		n.MessagesIn, n.MessagesOut, n.Writes, n.Moves, n.Commits, n.Appends = c[0], c[1], c[2], c[3], c[4], c[5]
+		n.BotMoves = diff(s, e, "cardroom_bot_moves_total")
 		for name := range e.vals {
 			if short, ok := strings.CutPrefix(name, busPrefix); ok && strings.HasSuffix(short, "_total") {
 				if d := diff(s, e, name); d >= 0 {
@@ -254,6 +258,7 @@ func sumNodes(ns []NodeStats) NodeStats {
 		add(&t.Moves, n.Moves, first)
 		add(&t.Commits, n.Commits, first)
 		add(&t.Appends, n.Appends, first)
+		add(&t.BotMoves, n.BotMoves, first)
 		for k, v := range n.Bus {
 			if t.Bus == nil {
 				t.Bus = map[string]float64{}
@@ -287,6 +292,9 @@ func (n NodeStats) line(moves int64) string {
 	}
 	fmt.Fprintf(&b, ", messages in %s, out %s, socket writes %s, moves %s, commits %s",
 		per(n.MessagesIn), per(n.MessagesOut), per(n.Writes), per(n.Moves), per(n.Commits))
+	if n.BotMoves > 0 {
+		fmt.Fprintf(&b, ", bot moves %.0f", n.BotMoves)
+	}
 	// The cluster's counters that moved (most are failures that a quiet
 	// run never sees: a line of zeros would hide the ones that count).
 	names := make([]string, 0, len(n.Bus))

@@ -31,8 +31,14 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	options := fs.String("options", "", "game options (default: the longest game the engine allows, so games do not end during a run)")
 	setup := fs.Int("setup", 64, "tables set up concurrently")
 	reconnect := fs.Bool("reconnect", false, "a client whose socket is lost (a node killed) dials the next node and takes its seats back, as behind a load balancer; moves unanswered for 10 s are given up, and steps gone after a reconnect are counted (must be 0)")
+	botTables := fs.Int("bot-tables", 0, "also open this many tables of bots only, playing beside the measured ones (their moves are counted, not measured); the server's -bot-tables-per-player allows one per creator")
+	botLevel := fs.String("bot-level", "hard", "the level of the -bot-tables' bots")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *botTables < 0 {
+		fmt.Fprintf(stderr, "load: -bot-tables %d: want 0 or more\n", *botTables)
 		return 2
 	}
 	urls, err := loadtest.ParseURLs(*url)
@@ -41,7 +47,7 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg := loadtest.Config{URLs: urls, Tables: *tables, Pace: *pace, Clients: *clients, Duration: *duration, Warmup: *warmup,
-		Game: *gameName, Setup: *setup, Progress: stderr, Reconnect: *reconnect}
+		Game: *gameName, Setup: *setup, Progress: stderr, Reconnect: *reconnect, BotTables: *botTables, BotLevel: *botLevel}
 	if *options != "" {
 		o, err := game.ParseOptions(*options)
 		if err != nil {
