@@ -601,6 +601,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	ps := s.pool.Stats()
 	metric("cardroom_bot_workers", "gauge", "Workers computing bot moves and hints.", ps.Workers)
 	metric("cardroom_bot_running", "gauge", "Bot decisions and hints being computed.", ps.Running)
+	metric("cardroom_bot_workers_niced", "gauge", "Bot workers running at a lowered priority (-bot-nice).", ps.Niced)
 	metric("cardroom_bot_queued", "gauge", "Bot decisions and hints waiting for a worker.", ps.Queued)
 	metric("cardroom_bot_refused_total", "counter", "Bot decisions and hints refused because the bot queue was full.", ps.Refused)
 	metric("cardroom_bot_retries_total", "counter", "Bot decisions postponed because the bot queue was full.", m.BotRetries.Load())

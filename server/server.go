@@ -105,6 +105,10 @@ type Config struct {
 	// it, at least pool.MinIterations), see bot/pool/budget.go.
 	BotIterations    int
 	BotMinIterations int
+	// BotNice is the nice value of the bot workers' threads (pool.Options:
+	// when the cores are short, the tables run before the searches); 0
+	// keeps the process's priority, negative is 0, above 19 is 19.
+	BotNice int
 	// SessionPurgeEvery is the period of the expired-session purge
 	// (default 10 min).
 	SessionPurgeEvery time.Duration
@@ -277,7 +281,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.lobby = newLobby(s)
 	s.chat, s.rematches = newChatHub(s, cfg.Chat), newRematches() // chat.go, rematch.go
-	s.pool = pool.NewWithBudget(min(cfg.BotWorkers, 1024), min(cfg.BotQueue, 1<<20), budget)
+	s.pool = pool.NewWith(pool.Options{Workers: min(cfg.BotWorkers, 1024), MaxQueue: min(cfg.BotQueue, 1<<20), Budget: budget, Nice: cfg.BotNice})
 	s.hints = newLimiter(float64(cfg.HintsPerMinute)/60, float64(min(cfg.HintsPerMinute, 1<<20)))
 	tc := cfg.Table
 	tc.Store, tc.Log, tc.Metrics, tc.Pool = cfg.Store, cfg.Log, s.metrics, s.pool

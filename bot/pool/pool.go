@@ -18,6 +18,7 @@ package pool
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,6 +54,8 @@ type Pool struct {
 	maxQueue int
 
 	budget     Budget
+	nice       int
+	niced      atomic.Int64 // workers whose thread's priority was lowered
 	reduced    atomic.Int64
 	latency    *histogram
 	iterations *histogram
@@ -67,6 +70,7 @@ type Stats struct {
 	Done     int64 // jobs finished
 	Refused  int64 // Submit calls refused because the queue was full
 	Skipped  int64 // jobs dropped unrun because their context had ended
+	Niced    int64 // workers running at a lowered priority (Options.Nice)
 }
 
 // New starts a pool of workers (at least 1) with a queue of maxQueue jobs
@@ -77,12 +81,32 @@ func New(workers, maxQueue int) *Pool { return NewWithBudget(workers, maxQueue, 
 // that fails Check is replaced by none (callers check it first to report
 // the error).
 func NewWithBudget(workers, maxQueue int, b Budget) *Pool {
+	return NewWith(Options{Workers: workers, MaxQueue: maxQueue, Budget: b})
+}
+
+// Options are a pool's settings (NewWith).
+type Options struct {
+	Workers, MaxQueue int
+	Budget            Budget
+	// Nice lowers the scheduling priority of the workers' threads by this
+	// much (1 to 19; Linux: each worker locks its goroutine to a thread of
+	// its own and calls setpriority on that thread). When the cores are
+	// short, the kernel then runs the tables' goroutines (human moves, the
+	// sockets) before the bots' searches, which only get slower (and, with
+	// a Budget, shorter as they queue). 0 leaves them at the process's
+	// priority. Elsewhere than Linux it has no effect.
+	Nice int
+}
+
+// NewWith is NewWithBudget with every setting.
+func NewWith(o Options) *Pool {
+	workers, maxQueue, b := o.Workers, o.MaxQueue, o.Budget
 	workers = max(1, workers)
 	maxQueue = max(1, maxQueue)
 	if b.Check() != nil {
 		b = Budget{}
 	}
-	p := &Pool{queue: make([]job, maxQueue), workers: workers, maxQueue: maxQueue, budget: b,
+	p := &Pool{queue: make([]job, maxQueue), workers: workers, maxQueue: maxQueue, budget: b, nice: min(max(o.Nice, 0), 19),
 		latency: newHistogram(latencyBounds...), iterations: newHistogram(iterationBounds...)}
 	p.cond = sync.NewCond(&p.mu)
 	p.wg.Add(workers)
@@ -114,6 +138,14 @@ func (p *Pool) Submit(ctx context.Context, f func(ctx context.Context)) error {
 
 func (p *Pool) work() {
 	defer p.wg.Done()
+	if p.nice > 0 {
+		// The thread ends with the worker (a locked goroutine's thread is
+		// not reused), so its lowered priority never reaches other work.
+		runtime.LockOSThread()
+		if lowerPriority(p.nice) == nil {
+			p.niced.Add(1)
+		}
+	}
 	for {
 		p.mu.Lock()
 		for p.n == 0 && !p.closed {
@@ -168,5 +200,5 @@ func (p *Pool) Stats() Stats {
 	q := p.n
 	p.mu.Unlock()
 	return Stats{Workers: p.workers, Running: p.running.Load(), Queued: int64(q), MaxQueue: p.maxQueue,
-		Done: p.done.Load(), Refused: p.refused.Load(), Skipped: p.skipped.Load()}
+		Done: p.done.Load(), Refused: p.refused.Load(), Skipped: p.skipped.Load(), Niced: p.niced.Load()}
 }

@@ -2,9 +2,11 @@ package pool
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestBoundedConcurrency: never more jobs run at once than there are
@@ -107,4 +109,43 @@ func BenchmarkSubmit(b *testing.B) {
 	}
 	wg.Wait()
 	p.Close()
+}
+
+// TestNiceWorkers: with Options.Nice the jobs run on threads of a lowered
+// priority (Linux), and without it at the process's own.
+func TestNiceWorkers(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("thread priorities are set on Linux only")
+	}
+	base, err := threadNice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ nice, want int }{{0, base}, {10, 10}} { // setpriority sets the value, it does not add
+		want := c.want
+		p := NewWith(Options{Workers: 2, MaxQueue: 4, Nice: c.nice})
+		got := make(chan int, 2)
+		for range 2 {
+			p.Submit(context.Background(), func(context.Context) {
+				n, _ := threadNice()
+				got <- n
+			})
+		}
+		for range 2 {
+			if n := <-got; n != want {
+				t.Errorf("Nice %d: a job ran at nice %d, want %d", c.nice, n, want)
+			}
+		}
+		wantNiced := int64(0)
+		if c.nice > 0 {
+			wantNiced = 2
+		}
+		for i := 0; i < 100 && p.Stats().Niced != wantNiced; i++ {
+			time.Sleep(10 * time.Millisecond) // a worker sets its thread's priority as it starts
+		}
+		if st := p.Stats(); st.Niced != wantNiced {
+			t.Errorf("Nice %d: Stats.Niced %d", c.nice, st.Niced)
+		}
+		p.Close()
+	}
 }

@@ -92,6 +92,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	botWorkers := fs.Int("bot-workers", 0, "bot moves and hints computed at once (default: cores − 1, at least 1)")
 	botQueue := fs.Int("bot-queue", 1<<16, "bot moves and hints waiting for a worker")
 	botIters := fs.Int("bot-iterations", bot.DefaultIterations, "hard bot search iterations per move or hint while the bot pool keeps up")
+	botNice := fs.Int("bot-nice", 10, "the nice value of the bot workers' threads (0 to 19; Linux): when the cores are short, human moves run before bot searches; 0: the process's priority")
 	botMinIters := fs.Int("bot-min-iterations", 0, "the least the hard bot searches when bot moves and hints wait for a worker (default: a quarter of -bot-iterations, at least 100)")
 	analysisOn := fs.Bool("analysis", true, "analyse every finished game's human seats in the background, when the bot pool is idle (docs/bots.md)")
 	analysisBudget := fs.Int("analysis-budget", analysis.DefaultBudget, fmt.Sprintf("post-game analysis: determinizations per decision, 1 to %d", analysis.MaxBudget))
@@ -177,6 +178,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		}
 		st = sq
 	}
+	if *botNice < 0 || *botNice > 19 {
+		st.Close()
+		fmt.Fprintf(stderr, "serve: -bot-nice %d: want 0 to 19\n", *botNice)
+		return 1
+	}
 	var clusterCfg *server.ClusterConfig
 	if *natsURL != "" {
 		if *storeURL == "" {
@@ -207,7 +213,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables),
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
 		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer), RecordCache: max(1, *recordCache),
-		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters,
+		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters, BotNice: *botNice,
 		PublicURL: pub, TrustedProxies: proxies, Analysis: server.AnalysisConfig{Off: !*analysisOn, Budget: *analysisBudget, Queue: *analysisQueue},
 		Chat: server.ChatConfig{PerMinute: offIfZero(*chatPer), Burst: *chatBurst, History: *chatHistory},
 		Tournaments: server.TournamentConfig{MaxOpen: *maxTourn, PerPlayer: *tournPer,
