@@ -143,7 +143,13 @@ func (t *Table) append(e record.Entry) error {
 	t.cfg.Metrics.CommitLatency.Observe(time.Since(start))
 	if err != nil {
 		t.cfg.Metrics.StoreErrors.Add(1)
-		t.cfg.Log.Error("event log append", "table", t.id, "seq", len(t.log), "err", err)
+		if errors.Is(err, store.ErrFenced) {
+			// A cluster's table whose lease has passed to another node
+			// (docs/cluster.md): expected, and the server stops it.
+			t.cfg.Log.Warn("event log append fenced: the table's lease is lost", "table", t.id, "seq", len(t.log))
+		} else {
+			t.cfg.Log.Error("event log append", "table", t.id, "seq", len(t.log), "err", err)
+		}
 		if errors.Is(err, store.ErrConflict) {
 			t.resync()
 		}
