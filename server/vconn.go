@@ -30,14 +30,17 @@ type socket interface {
 type vsock struct {
 	cl      *clusterNode
 	subject string // the connection's subject at its node
+	buf     []byte // the frames of the last write, reused: Publish copies them
 }
 
+// WriteText is called by the connection's one writer at a time.
 func (v *vsock) WriteText(msgs ...[]byte) error {
-	n := 0
-	for _, m := range msgs {
-		n += 4 + len(m)
+	v.buf = cluster.AppendFrames(v.buf[:0], msgs...)
+	err := v.cl.bus.NC.Publish(v.subject, v.buf)
+	if cap(v.buf) > 64<<10 {
+		v.buf = nil // a rare big batch does not stay with an idle connection
 	}
-	return v.cl.bus.NC.Publish(v.subject, cluster.AppendFrames(make([]byte, 0, n), msgs...))
+	return err
 }
 
 // Ping: the relaying node pings its client; the bus's own pings watch the
