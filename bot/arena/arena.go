@@ -44,7 +44,7 @@ import (
 type Config struct {
 	Engine    game.Engine
 	Options   game.Options // must set the number of players the engine needs
-	Seats     []bot.Spec   // one per seat (ParseSeat; Level ceiling.Level is the all-seeing bot)
+	Seats     []bot.Spec   // one per seat (ParseSeat; levels ceiling.Level and ceiling.HandsLevel are the all-seeing bots)
 	Deals     int
 	Seed      uint64
 	Workers   int           // games played at once; 0 = GOMAXPROCS
@@ -231,11 +231,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 // ParseSeat reads one seat of an arena: a bot level as bot.ParseSpec
 // reads it, or the all-seeing "ceiling" / "ceiling:N" (N iterations a
-// move), which only the arena knows (package bot/ceiling).
+// move) and "ceiling-hands" / "ceiling-hands:N" (every hand, not the
+// stock), which only the arena knows (package bot/ceiling).
 func ParseSeat(s string) (bot.Spec, error) {
-	if level, _, _ := strings.Cut(strings.TrimSpace(s), ":"); level == ceiling.Level {
+	if level, _, _ := strings.Cut(strings.TrimSpace(s), ":"); ceiling.IsLevel(level) {
 		n, err := ceiling.ParseIterations(s)
-		return bot.Spec{Level: ceiling.Level, Iterations: n}, err
+		return bot.Spec{Level: level, Iterations: n}, err
 	}
 	return bot.ParseSpec(s)
 }
@@ -282,8 +283,10 @@ func playOne(ctx context.Context, cfg Config, d, r int, clock *thinkClock) (Game
 		sp := cfg.Seats[(s+r)%n]
 		g.Bots[s] = sp.String()
 		names[s] = "bot:" + sp.String()
-		if sp.Level == ceiling.Level {
-			seers[s] = ceiling.New(BotSeed(cfg.Seed, d, r, s), sp.Iterations)
+		if ceiling.IsLevel(sp.Level) {
+			if seers[s], err = ceiling.NewLevel(sp.Level, BotSeed(cfg.Seed, d, r, s), sp.Iterations); err != nil {
+				return Game{}, err
+			}
 			continue
 		}
 		b, err := bot.NewFromSpec(sp, BotSeed(cfg.Seed, d, r, s), 1)

@@ -33,6 +33,9 @@ func TestParseSeat(t *testing.T) {
 	}{
 		{"ceiling", "ceiling", true},
 		{"ceiling:300", "ceiling:300", true},
+		{"ceiling-hands", "ceiling-hands", true},
+		{"ceiling-hands:300", "ceiling-hands:300", true},
+		{"ceiling-hands:200ms", "", false},
 		{"hard:300", "hard:300", true},
 		{"medium", "medium", true},
 		{"ceiling:200ms", "", false},
@@ -47,6 +50,9 @@ func TestParseSeat(t *testing.T) {
 	}
 	if sp, _ := ParseSeat("ceiling:300"); sp.Level != ceiling.Level || sp.Iterations != 300 {
 		t.Errorf("ParseSeat(ceiling:300) = %+v", sp)
+	}
+	if sp, _ := ParseSeat("ceiling-hands:300"); sp.Level != ceiling.HandsLevel || sp.Iterations != 300 {
+		t.Errorf("ParseSeat(ceiling-hands:300) = %+v", sp)
 	}
 }
 
@@ -146,5 +152,45 @@ func TestRunGap(t *testing.T) {
 	if _, err := RunGap(context.Background(), GapConfig{Config: Config{Engine: e, Options: game.Options{"players": "4"}, Deals: 1},
 		Field: seats(t, "random")[0], Subjects: seats(t, "random")}); err == nil {
 		t.Error("a gap with one subject ran")
+	}
+}
+
+// TestCeilingHandsPlays: the hands-but-not-stock yardstick takes its seat
+// in a Pis Yedili arena (every rotation), plays whole hands and is named in
+// the report; in a game whose stock it cannot hide it is an error, not a
+// silent plain ceiling.
+func TestCeilingHandsPlays(t *testing.T) {
+	cases := []struct {
+		game string
+		opts game.Options
+		ok   bool
+	}{
+		{"pisyedili", game.Options{"players": "4", "hands": "1"}, true},
+		{"papayoo", game.Options{"players": "4", "rounds": "1"}, false},
+	}
+	for _, tc := range cases {
+		e, err := games.Lookup(tc.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := Run(context.Background(), Config{Engine: e, Options: tc.opts,
+			Seats: seats(t, "ceiling-hands:20", "medium", "medium", "medium"), Deals: 1, Seed: 5, Workers: 2})
+		if !tc.ok {
+			if err == nil {
+				t.Errorf("%s: ceiling-hands played", tc.game)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.game, err)
+		}
+		if len(rep.Games) != 4 || len(rep.Pairs) != 1 || rep.Pairs[0].A != "ceiling-hands:20" {
+			t.Fatalf("%s: %d games, pairs %+v", tc.game, len(rep.Games), rep.Pairs)
+		}
+		for _, g := range rep.Games {
+			if len(g.Rounds) != 1 {
+				t.Errorf("%s: rotation %d scored %d hands", tc.game, g.Rotation, len(g.Rounds))
+			}
+		}
 	}
 }

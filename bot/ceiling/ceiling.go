@@ -15,6 +15,18 @@
 // the information.) Chance the state does not hold yet — Papayoo's die, a
 // reshuffle — is rolled inside the search, as for hard.
 //
+// A second, fairer yardstick, HandsLevel ("ceiling-hands"), sees every
+// hand but not the stock's order: each iteration starts from a copy of the
+// true state whose stock is reshuffled (the stock holds exactly the cards
+// no hand and no pile shows). It separates what an honest player could
+// infer (the other hands) from what no one can know (the next draws).
+//
+// The yardstick's search is kept as it was measured first (the opponents
+// searched in the tree): the hard bot's Pis Yedili search now plays the
+// opponents by its model of the field (pisyedilibot.FieldModel), and a
+// ceiling that did so too would move with every improvement of the hard
+// bot's search instead of measuring it (docs/bots.md, "The ceiling").
+//
 // It cannot be seated in the room: it does not implement bot.Bot (its
 // Choose takes a State), it is not registered with bot.Register, so
 // bot.New and every level check of the server and the table refuse its
@@ -38,6 +50,24 @@ import (
 // "ceiling:N").
 const Level = "ceiling"
 
+// HandsLevel is the fairer yardstick ("ceiling-hands", "ceiling-hands:N"):
+// it sees every hand but not the order of the stock, which every iteration
+// of its search reshuffles (StockShuffler). No player can know the stock's
+// order, so the gap between hard and this bot is the part of the hidden
+// information an honest player could hope to infer, and the gap between it
+// and Level the part no one can.
+const HandsLevel = "ceiling-hands"
+
+// IsLevel reports whether level names one of the all-seeing bots.
+func IsLevel(level string) bool { return level == Level || level == HandsLevel }
+
+// StockShuffler is a State whose hidden stock can be put in a random order
+// without changing anything a view shows (pisyedili.State). HandsLevel
+// plays only games whose states implement it.
+type StockShuffler interface {
+	ShuffleStock(r *game.Rand)
+}
+
 // DefaultIterations is the budget per move when none is given: the hard
 // bot's room setting (bot.DefaultIterations), so the two compare at equal
 // search effort.
@@ -51,6 +81,7 @@ const MaxIterations = 1_000_000
 type Bot struct {
 	iters int
 	rng   game.Rand
+	hands bool // HandsLevel: the stock is reshuffled in every iteration
 }
 
 // New returns an all-seeing bot searching iters iterations a move
@@ -62,15 +93,34 @@ func New(seed uint64, iters int) *Bot {
 	return &Bot{iters: iters, rng: game.NewRand(seed)}
 }
 
+// NewLevel returns the bot of an all-seeing level (Level or HandsLevel).
+func NewLevel(level string, seed uint64, iters int) (*Bot, error) {
+	if !IsLevel(level) {
+		return nil, fmt.Errorf("ceiling: %q is not an all-seeing level", level)
+	}
+	b := New(seed, iters)
+	b.hands = level == HandsLevel
+	return b, nil
+}
+
+// Level is the bot's level name.
+func (b *Bot) Level() string {
+	if b.hands {
+		return HandsLevel
+	}
+	return Level
+}
+
 // Iterations is the bot's budget per move.
 func (b *Bot) Iterations() int { return b.iters }
 
 // ParseIterations reads the budget of a seat spec: "ceiling" (0, the
-// default) or "ceiling:N" with 1 ≤ N ≤ MaxIterations. A time budget is
-// refused: the yardstick must not depend on the machine's load.
+// default) or "ceiling:N" with 1 ≤ N ≤ MaxIterations, and the same for
+// "ceiling-hands". A time budget is refused: the yardstick must not depend
+// on the machine's load.
 func ParseIterations(s string) (int, error) {
 	level, budget, has := strings.Cut(strings.TrimSpace(s), ":")
-	if level != Level {
+	if !IsLevel(level) {
 		return 0, fmt.Errorf("ceiling: %q is not a ceiling spec", s)
 	}
 	if !has {
@@ -96,6 +146,9 @@ func (b *Bot) Choose(ctx context.Context, st game.State, s game.Seat) (game.Move
 	e := st.Engine()
 	v := st.View(s)
 	truth := st.Clone()
+	if _, ok := truth.(StockShuffler); b.hands && !ok {
+		return game.Move{}, fmt.Errorf("ceiling: %s cannot hide the order of its stock (its State has no ShuffleStock); use %s", e.Name(), Level)
+	}
 	k, hasKit := kit.For(e.Name())
 	dom := func() ismcts.Domain {
 		var inner ismcts.Domain
@@ -105,7 +158,7 @@ func (b *Bot) Choose(ctx context.Context, st game.State, s game.Seat) (game.Move
 			inner = ismcts.NewGeneric()
 		}
 		w, _ := inner.(ismcts.Wider)
-		return &seer{Domain: inner, wide: w, truth: truth}
+		return &seer{Domain: inner, wide: w, truth: truth, hands: b.hands}
 	}
 	c := ismcts.Config{Iterations: b.iters, Workers: 1, Seed: b.rng.Uint64()}
 	if hasKit && k.Search != nil {
@@ -126,10 +179,19 @@ type seer struct {
 	ismcts.Domain
 	wide  ismcts.Wider
 	truth game.State
+	hands bool
 }
 
-// Sample implements ismcts.Sampler.
-func (d *seer) Sample(*game.Rand) (game.State, error) { return d.truth.Clone(), nil }
+// Sample implements ismcts.Sampler: the true state, its stock reshuffled
+// for HandsLevel (the hands stay true; every card not in a hand or the
+// pile is in the stock, so the stock's cards are exactly the unseen ones).
+func (d *seer) Sample(r *game.Rand) (game.State, error) {
+	st := d.truth.Clone()
+	if d.hands {
+		st.(StockShuffler).ShuffleStock(r)
+	}
+	return st, nil
+}
 
 // TooWide implements ismcts.Wider when the game's domain does.
 func (d *seer) TooWide(st game.State, s game.Seat, maxBranch int) bool {

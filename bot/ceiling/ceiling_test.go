@@ -3,6 +3,7 @@ package ceiling
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -29,6 +30,22 @@ func dealOptions(t *testing.T, name string) (game.Engine, game.Options) {
 		o["players"], o["target"] = "2", "1" // one hand
 	}
 	return g.Engine, o
+}
+
+// dealt is a deal of a game with its chance rolled from seed: the first
+// seat is to act.
+func dealt(t *testing.T, name string, seed uint64) game.State {
+	t.Helper()
+	e, o := dealOptions(t, name)
+	st, err := e.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := game.NewRand(seed)
+	for st.ChancePending() {
+		st.RollChance(&r)
+	}
+	return st
 }
 
 // play plays one deal with a ceiling bot in every seat, checking that every
@@ -97,15 +114,7 @@ func TestDeterministic(t *testing.T) {
 func TestStateUnchanged(t *testing.T) {
 	for _, name := range games.Names() {
 		t.Run(name, func(t *testing.T) {
-			e, o := dealOptions(t, name)
-			st, err := e.New(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := game.NewRand(3)
-			for st.ChancePending() {
-				st.RollChance(&r)
-			}
+			st := dealt(t, name, 3)
 			views := func() string {
 				var sb strings.Builder
 				for s := game.Spectator; int(s) < st.Seats(); s++ {
@@ -181,6 +190,11 @@ func TestParseIterations(t *testing.T) {
 		{"ceiling:2000000", 0, false},
 		{"ceiling:", 0, false},
 		{"hard:2000", 0, false},
+		{"ceiling-hands", 0, true},
+		{"ceiling-hands:300", 300, true},
+		{"ceiling-hands:0", 0, false},
+		{"ceiling-hands:200ms", 0, false},
+		{"ceiling-cards:300", 0, false},
 	}
 	for _, tc := range cases {
 		n, err := ParseIterations(tc.in)
@@ -190,5 +204,72 @@ func TestParseIterations(t *testing.T) {
 	}
 	if New(1, 0).Iterations() != DefaultIterations {
 		t.Errorf("default budget %d, want %d", New(1, 0).Iterations(), DefaultIterations)
+	}
+}
+
+// TestNewLevel: only the two all-seeing names are levels of this package,
+// and neither is a level of the room.
+func TestNewLevel(t *testing.T) {
+	for _, tc := range []struct {
+		level string
+		ok    bool
+	}{{Level, true}, {HandsLevel, true}, {"hard", false}, {"", false}} {
+		b, err := NewLevel(tc.level, 1, 10)
+		if (err == nil) != tc.ok || (tc.ok && b.Level() != tc.level) {
+			t.Errorf("NewLevel(%q) = %v, %v; want ok %v", tc.level, b, err, tc.ok)
+		}
+	}
+	if _, err := bot.New(HandsLevel, 1); err == nil {
+		t.Errorf("bot.New(%q) succeeded", HandsLevel)
+	}
+}
+
+// TestHandsSeesHandsNotStock: every determinization of ceiling-hands holds
+// the true hands and pile and a stock of the true stock's cards, so every
+// seat's view of it (and a spectator's) is the true state's view; yet some
+// of them differ from the truth (in what no view shows: the stock's
+// order). The plain ceiling's determinization is the truth itself.
+func TestHandsSeesHandsNotStock(t *testing.T) {
+	st := dealt(t, "pisyedili", 7)
+	r := game.NewRand(7)
+	views := func(st game.State) string {
+		var sb strings.Builder
+		for s := game.Spectator; int(s) < st.Seats(); s++ {
+			sb.WriteString(st.View(s).String())
+		}
+		return sb.String()
+	}
+	want := views(st)
+	for _, hands := range []bool{false, true} {
+		d := &seer{truth: st, hands: hands}
+		differs := 0
+		for i := 0; i < 20; i++ {
+			sm, err := d.Sample(&r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := views(sm); got != want {
+				t.Fatalf("hands=%v: a determinization's views differ from the truth's:\n%s\nwant\n%s", hands, got, want)
+			}
+			if !reflect.DeepEqual(sm, st) {
+				differs++
+			}
+		}
+		if hands && differs == 0 {
+			t.Error("ceiling-hands never reshuffled the stock in 20 determinizations")
+		}
+		if !hands && differs > 0 {
+			t.Errorf("the plain ceiling's determinization differs from the truth %d times in 20", differs)
+		}
+	}
+}
+
+// TestHandsNeedsAStockToHide: a game whose State cannot reshuffle its
+// stock gets a clear error from ceiling-hands, not a silent plain ceiling.
+func TestHandsNeedsAStockToHide(t *testing.T) {
+	st := dealt(t, "papayoo", 3)
+	b, _ := NewLevel(HandsLevel, 1, 10)
+	if _, err := b.Choose(context.Background(), st, st.ToAct(nil)[0]); err == nil || !strings.Contains(err.Error(), "cannot hide") {
+		t.Fatalf("ceiling-hands on papayoo: %v, want a \"cannot hide\" error", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"cardroom/bot"
 	"cardroom/bot/arena"
+	"cardroom/bot/ismcts"
 	"cardroom/bot/pisyedilibot"
 	"cardroom/game"
 	"cardroom/games/pisyedili"
@@ -207,5 +208,87 @@ func TestInfoFromView(t *testing.T) {
 	}
 	if chains == 0 || openings == 0 {
 		t.Fatalf("%d positions with a chain, %d in the opening round", chains, openings)
+	}
+}
+
+// TestFieldModel: with FieldModel, every move the search applies for its
+// seat is followed at once by the opponents' turns (played by the policy),
+// so the tree sees only its own seat to act, until the hand ends or the
+// horizon is reached; without it, the next seat to act is usually an
+// opponent. Positions from random play, many seeds.
+func TestFieldModel(t *testing.T) {
+	cases := []struct {
+		name      string
+		field     bool
+		wantOwn   bool // every state after a move is the observer's turn (or the end)
+		wantOther bool // some state after a move is an opponent's turn
+	}{
+		{"field model", true, true, false},
+		{"searched opponents", false, false, true},
+	}
+	defer func(old bool) { pisyedilibot.FieldModel = old }(pisyedilibot.FieldModel)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pisyedilibot.FieldModel = tc.field
+			own, other := 0, 0
+			for seed := uint64(1); seed <= 20; seed++ {
+				st, _ := pisyedili.Engine{}.New(game.Options{"players": "4", "hands": "1"})
+				s := st.(*pisyedili.State)
+				r := game.NewRand(seed)
+				var buf []game.Move
+				for moves := 0; moves < int(seed)*3 || s.ChancePending(); {
+					if s.ChancePending() {
+						s.RollChance(&r)
+						continue
+					}
+					if !s.Playing() {
+						break
+					}
+					buf = s.Legal(s.Turn(), buf[:0])
+					if err := s.Apply(s.Turn(), buf[r.IntN(len(buf))]); err != nil {
+						t.Fatal(err)
+					}
+					moves++
+				}
+				if !s.Playing() || s.ChancePending() {
+					continue
+				}
+				me := s.Turn()
+				dom := pisyedilibot.NewDomain(s.View(me))
+				for k := 0; k < 5; k++ {
+					d, err := dom.(ismcts.Sampler).Sample(&r)
+					if err != nil {
+						t.Fatal(err)
+					}
+					dom.Start(d)
+					legal := d.Legal(me, nil)
+					if len(legal) == 0 {
+						t.Fatalf("seed %d: no legal move for the observer in a determinization", seed)
+					}
+					m := legal[r.IntN(len(legal))]
+					dom.Observe(d, me, m)
+					if err := d.Apply(me, m); err != nil {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+					if d.ChancePending() || dom.Horizon(d) {
+						continue
+					}
+					if acting := d.ToAct(nil); len(acting) == 1 && acting[0] == me {
+						own++
+					} else {
+						other++
+					}
+				}
+			}
+			if own+other < 20 {
+				t.Fatalf("only %d positions checked", own+other)
+			}
+			if tc.wantOwn && other > 0 {
+				t.Errorf("%d of %d states after the observer's move had an opponent to act", other, own+other)
+			}
+			if tc.wantOther && other == 0 {
+				t.Errorf("no opponent ever to act after the observer's move in %d states", own)
+			}
+		})
 	}
 }

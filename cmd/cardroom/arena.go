@@ -28,7 +28,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	names := games.Names()
 	gameName := fs.String("game", names[0], "game: "+strings.Join(names, ", "))
 	players := fs.Int("players", 4, "number of players")
-	seatsFlag := fs.String("seats", "", "comma-separated bot of each seat: random, easy, medium, hard, hard:N (N iterations a move), hard:200ms, ceiling, ceiling:N (the all-seeing bot, arena only)")
+	seatsFlag := fs.String("seats", "", "comma-separated bot of each seat: random, easy, medium, hard, hard:N (N iterations a move), hard:200ms, ceiling, ceiling:N (the all-seeing bot, arena only), ceiling-hands, ceiling-hands:N (sees every hand, not the stock order; Pis Yedili)")
 	gapFlag := fs.String("gap", "", "instead of --seats: comma-separated base,bot…,top (e.g. medium,hard,ceiling); each plays one seat against --field, and the share of the base→top gap each closes is reported")
 	fieldFlag := fs.String("field", "medium", "the opponents of a --gap run")
 	deals := fs.Int("deals", 100, "number of duplicate deals (each played once per rotation)")
