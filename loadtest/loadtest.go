@@ -63,7 +63,7 @@ type Config struct {
 	// -bot-delay, its bot pool); the report counts their moves.
 	BotTables int
 	BotLevel  string
-	Progress   io.Writer     // progress lines, every 5 s (nil: none)
+	Progress  io.Writer // progress lines, every 5 s (nil: none)
 }
 
 // Report is the outcome of a run.
