@@ -37,9 +37,13 @@ func TestTournamentFromLobby(t *testing.T) {
 	b.must(15*time.Second, "play deal 1", chromedp.Click(tid("tournament-play-0")), chromedp.WaitVisible(tid("felt")))
 	b.playToEnd(120*time.Second, nil)
 	b.checkErrors()
-	b.must(15*time.Second, "back to the tournament", chromedp.Navigate(e.base+"/"+page),
+	// The final scores lead back to the tournament.
+	b.must(15*time.Second, "back to the tournament", chromedp.Click(tid("final-tournament")),
 		chromedp.WaitVisible(tid("tournament-replay-0")), chromedp.WaitVisible(tid("tournament-play-1")), chromedp.WaitVisible(tid("tournament-standings")),
 		chromedp.Poll[chromedp.Void](`!document.querySelector('.ghost')`)) // the last trick's cards have flown
+	if back, _ := eval[string](b, `location.hash`); back != page {
+		t.Errorf("the final scores' tournament button led to %q, want %q", back, page)
+	}
 	result, _ := eval[string](b, `document.querySelector('[data-testid=tournament-my-result-0]').textContent`)
 	total, _ := eval[string](b, `document.querySelector('[data-testid=tournament-total]').textContent`)
 	if !strings.Contains(result, "(0)") || total != "0" {

@@ -13,6 +13,7 @@ export const app = {
   tables: new Map(), // id → {states: Map(seat → state), summary, ui}
   route: null,
   invites: new Map(), // table id → invite code
+  tournaments: new Map(), // table id → tournament id (a deal opened from its tournament's page)
   sound: localStorage.getItem('cardroom.sound') !== 'off',
   clockTimer: null,
   errors: [],        // the last errors shown (for tests and debugging)

@@ -546,6 +546,7 @@ function finalDialog(ctx, tb) {
       ratingChange(ctx, tb, renderTable), // a rated table: before → after
       h('div', { class: 'controls' },
         h('a', { class: 'btn', href: '#/replay/' + ctx.state.table, 'data-testid': 'final-replay' }, t('table.replay')),
+        app.tournaments.get(ctx.state.table) ? h('a', { class: 'btn secondary', href: '#/tournament/' + encodeURIComponent(app.tournaments.get(ctx.state.table)), 'data-testid': 'final-tournament' }, t('final.tournament')) : null,
         h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'final-close', onclick: close }, t('final.close')),
         h('a', { class: 'btn secondary', href: '#/', 'data-testid': 'final-lobby' }, t('table.back')))));
   setTimeout(() => { const b = dlg.querySelector('[data-testid=final-replay]'); if (b && !dlg.contains(document.activeElement)) b.focus(); }, 0);

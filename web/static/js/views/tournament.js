@@ -194,6 +194,7 @@ async function join(id) {
 async function play(id, deal) {
   try {
     const p = await api('POST', `/api/tournaments/${encodeURIComponent(id)}/deals/${deal}/play`);
+    app.tournaments.set(p.table, id); // the final scores lead back here
     go('#/table/' + p.table);
   } catch (err) { showError(err); }
 }
@@ -217,7 +218,7 @@ function myDeals(d) {
       const c = row.deals[s.deal];
       let action = null;
       if (c.table && c.over) action = recordLink(c, t('tournament.replay'), 'tournament-replay-' + s.deal);
-      else if (c.table) action = h('button', { class: 'btn small', type: 'button', 'data-testid': 'tournament-continue-' + s.deal, onclick: () => go('#/table/' + c.table) }, t('tournament.continue'));
+      else if (c.table) action = h('button', { class: 'btn small', type: 'button', 'data-testid': 'tournament-continue-' + s.deal, onclick: () => { app.tournaments.set(c.table, d.id); go('#/table/' + c.table); } }, t('tournament.continue'));
       else if (d.status === 'running' && !s.closed) action = h('button', { class: 'btn small', type: 'button', 'data-testid': 'tournament-play-' + s.deal, onclick: () => play(d.id, s.deal) }, t('tournament.play'));
       return h('tr', { 'data-deal': String(s.deal) },
         h('td', {}, String(s.deal + 1)), h('td', {}, t('seat.n', { n: s.seat + 1 })), h('td', {}, when(s.deadline)),
