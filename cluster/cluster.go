@@ -120,6 +120,12 @@ func (s Subjects) Lobby() string { return s.Room + ".lobby" }
 // LobbySync is the subject a starting node asks for every summary on.
 func (s Subjects) LobbySync() string { return s.Room + ".lobby.sync" }
 
+// Presence is the subject of the nodes' online players.
+func (s Subjects) Presence() string { return s.Room + ".presence" }
+
+// Revoke is the subject of ended sessions and tokens.
+func (s Subjects) Revoke() string { return s.Room + ".revoke" }
+
 // MaxFrame bounds one framed message (a state message of a long 500 Rum
 // game is well under it).
 const MaxFrame = 4 << 20

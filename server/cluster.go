@@ -155,8 +155,8 @@ func newClusterNode(s *Server, cfg ClusterConfig) (*clusterNode, error) {
 		{sub.Conns(cfg.Node), cl.fromOwner},
 		{sub.Lobby(), cl.fromLobby},
 		{sub.LobbySync(), func(*nats.Msg) { cl.republish() }},
-		{sub.Room + ".presence", cl.fromPresence},
-		{sub.Room + ".revoke", cl.fromRevoke},
+		{sub.Presence(), cl.fromPresence},
+		{sub.Revoke(), cl.fromRevoke},
 	}
 	for _, x := range subs {
 		sub, err := nc.Subscribe(x.subj, x.f)
@@ -227,15 +227,25 @@ func (f *fencedStore) check(id string, err error) {
 // claim takes a new table's lease before the table is stored
 // (openTable): the creating node owns it.
 func (cl *clusterNode) claim(ctx context.Context, id string) (table.Config, error) {
-	epoch, err := cl.leases.Claim(ctx, id, cl.cfg.Node, cl.cfg.LeaseTTL)
+	epoch, err := cl.claimLease(ctx, id)
 	if err != nil {
 		return table.Config{}, &table.Error{Code: protocol.Unavailable, Msg: "the table could not be claimed; retry later"}
+	}
+	return cl.tableConfig(epoch), nil
+}
+
+// claimLease claims a table's lease for this node and records it as
+// owned; forget undoes it.
+func (cl *clusterNode) claimLease(ctx context.Context, id string) (int64, error) {
+	epoch, err := cl.leases.Claim(ctx, id, cl.cfg.Node, cl.cfg.LeaseTTL)
+	if err != nil {
+		return 0, err
 	}
 	cl.claims.Add(1)
 	cl.mu.Lock()
 	cl.owned[id] = &owned{epoch: epoch}
 	cl.mu.Unlock()
-	return cl.tableConfig(epoch), nil
+	return epoch, nil
 }
 
 // serveTable subscribes to a table's commands once it runs here.
@@ -257,7 +267,6 @@ func (cl *clusterNode) serveTable(t *table.Table) {
 		sub.Unsubscribe()
 	}
 	cl.mu.Unlock()
-	cl.changed(t.Summary())
 }
 
 // forget undoes claim for a table that could not be created.
@@ -371,30 +380,22 @@ func (cl *clusterNode) takeOverOnce(ctx context.Context, id string) (*table.Tabl
 	if err != nil {
 		return nil, err
 	}
-	epoch, err := cl.leases.Claim(ctx, id, cl.cfg.Node, cl.cfg.LeaseTTL)
+	epoch, err := cl.claimLease(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	cl.claims.Add(1)
-	cl.mu.Lock()
-	cl.owned[id] = &owned{epoch: epoch}
-	cl.mu.Unlock()
+	// Restoring publishes the table's summary (OnChange): the lobby, the
+	// seat index and the other nodes hear of it from there.
 	t, d := cl.s.restoreWith(ctx, id, cl.tableConfig(epoch))
 	if d != nil {
 		cl.mu.Lock()
 		cl.damaged[id] = true
-		delete(cl.owned, id)
 		cl.mu.Unlock()
-		cl.release(id, epoch)
+		cl.forget(id)
 		cl.s.log.Error("cluster: table quarantined", "table", d.ID, "game", d.Game, "reason", d.Reason)
 		return nil, errNoTable
 	}
-	cl.s.mu.Lock()
-	cl.s.tables[id] = t
-	cl.s.mu.Unlock()
-	cl.s.indexSeats(t.Summary())
-	cl.s.lobby.update(t.Summary())
-	cl.serveTable(t)
+	cl.s.addTable(t)
 	cl.takeovers.Add(1)
 	cl.s.log.Info("cluster: table taken over", "table", id, "epoch", epoch)
 	return t, nil
@@ -565,10 +566,7 @@ func (cl *clusterNode) peerDown(node string) {
 	for _, v := range drop {
 		v.drop(wsconn.StatusGoingAway, "its node is down")
 	}
-	for _, c := range relayed {
-		c.sendErr(nil, "", &table.Error{Code: protocol.Unavailable, Msg: "the node playing your table is down: reconnect"})
-		c.kill(wsconn.StatusTryAgainLater, "a table's node is down")
-	}
+	tryElsewhere(relayed, "", "the node playing your table is down: reconnect", "a table's node is down")
 	for _, id := range gone {
 		cl.s.lobby.remove(id)
 		cl.s.unindexSeats(id)
@@ -583,9 +581,14 @@ func (cl *clusterNode) relay(ctx context.Context, c *conn, id string, raw []byte
 	if !cluster.TableOK(id) || c.virtual {
 		return false
 	}
-	cl.mu.Lock()
-	cl.relays[c.id] = c
-	cl.mu.Unlock()
+	if c.relayed == nil {
+		// The connection's first relayed message: owners' answers to it
+		// are routed from here on (fromOwner).
+		c.relayed = map[string]string{}
+		cl.mu.Lock()
+		cl.relays[c.id] = c
+		cl.mu.Unlock()
+	}
 	m := &nats.Msg{Subject: cl.bus.Sub.Table(id), Data: cluster.AppendCommand(make([]byte, 0, 128+len(raw)), cluster.Command{
 		Op: cluster.OpMsg, Node: cl.cfg.Node, Conn: c.id, Player: c.sess.Player, Token: c.sess.TokenHash, Name: c.sess.Name}, raw)}
 	ctx, cancel := context.WithTimeout(ctx, 2*cl.cfg.LeaseTTL)
@@ -608,17 +611,18 @@ func (cl *clusterNode) relay(ctx context.Context, c *conn, id string, raw []byte
 		switch {
 		case err == nil && answer == cluster.Queued:
 			cl.relayedIn.Add(1)
-			cl.bus.Met(owner)
-			if c.relayed == nil {
-				c.relayed = map[string]bool{}
+			if c.relayed[id] != owner {
+				// A new owner for this connection (its first message to
+				// the table, or the table moved): watch its liveness.
+				c.relayed[id] = owner
+				cl.bus.Met(owner)
+				cl.mu.Lock()
+				if cl.relayTo[owner] == nil {
+					cl.relayTo[owner] = map[uint64]bool{}
+				}
+				cl.relayTo[owner][c.id] = true
+				cl.mu.Unlock()
 			}
-			c.relayed[id] = true
-			cl.mu.Lock()
-			if cl.relayTo[owner] == nil {
-				cl.relayTo[owner] = map[uint64]bool{}
-			}
-			cl.relayTo[owner][c.id] = true
-			cl.mu.Unlock()
 			return true
 		case err == nil && answer == cluster.ErrBusy:
 			fail(&table.Error{Code: protocol.Busy, Msg: "the table's node is busy; retry in a moment"})
@@ -831,7 +835,7 @@ func (cl *clusterNode) publisher() {
 		}
 		if n++; n%8 == 0 {
 			b, _ := json.Marshal(presenceMsg{Node: cl.cfg.Node, Players: cl.s.localOnline(maxPresence)})
-			cl.bus.NC.Publish(cl.bus.Sub.Room+".presence", b)
+			cl.bus.NC.Publish(cl.bus.Sub.Presence(), b)
 		}
 	}
 }
@@ -891,7 +895,7 @@ type revokeMsg struct {
 
 func (cl *clusterNode) revoked(h, msg, why string) {
 	if b, err := json.Marshal(revokeMsg{Node: cl.cfg.Node, TokenHash: h, Msg: msg, Why: why}); err == nil {
-		cl.bus.NC.Publish(cl.bus.Sub.Room+".revoke", b)
+		cl.bus.NC.Publish(cl.bus.Sub.Revoke(), b)
 	}
 }
 

@@ -758,14 +758,21 @@ func (s *Server) openTable(ctx context.Context, meta store.Table) (*table.Table,
 		}
 		return nil, err
 	}
+	s.addTable(t)
+	return t, nil
+}
+
+// addTable puts a table that now runs here (created, or taken over by a
+// cluster node) in memory and, in a cluster, takes its commands from the
+// bus. Its summary has reached the lobby already: every new table
+// publishes one (OnChange).
+func (s *Server) addTable(t *table.Table) {
 	s.mu.Lock()
 	s.tables[t.ID()] = t
 	s.mu.Unlock()
-	s.lobby.update(t.Summary())
 	if s.cl != nil {
 		s.cl.serveTable(t)
 	}
-	return t, nil
 }
 
 func seatCount(gameName, options string) (int, error) {

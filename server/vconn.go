@@ -128,9 +128,16 @@ func (s *Server) closeWatchers(id, msg string) {
 		cs = append(cs, c)
 	}
 	s.mu.Unlock()
+	tryElsewhere(cs, id, msg, "table moved")
+}
+
+// tryElsewhere closes connections that another node can serve: an
+// unavailable error saying msg (about tableID, if any), then status 1013
+// ("try again later") with why, so that clients reconnect (docs/protocol.md).
+func tryElsewhere(cs []*conn, tableID, msg, why string) {
 	for _, c := range cs {
-		c.sendErr(nil, id, &table.Error{Code: protocol.Unavailable, Msg: msg})
-		c.kill(wsconn.StatusTryAgainLater, "table moved")
+		c.sendErr(nil, tableID, &table.Error{Code: protocol.Unavailable, Msg: msg})
+		c.kill(wsconn.StatusTryAgainLater, why)
 	}
 }
 
@@ -143,10 +150,7 @@ func (s *Server) closeAllConns(msg string) {
 		cs = append(cs, c)
 	}
 	s.mu.Unlock()
-	for _, c := range cs {
-		c.sendErr(nil, "", &table.Error{Code: protocol.Unavailable, Msg: msg})
-		c.kill(wsconn.StatusTryAgainLater, "node cut from the cluster")
-	}
+	tryElsewhere(cs, "", msg, "node cut from the cluster")
 }
 
 // addWatcher and dropWatcher keep the index of who watches a table here.

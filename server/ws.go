@@ -73,7 +73,7 @@ type conn struct {
 
 	// Owned by the reader goroutine:
 	watching map[string]*table.Table
-	relayed  map[string]bool // tables whose messages were relayed to their owner (cluster.go)
+	relayed  map[string]string // table → the owner its messages were last relayed to (cluster.go)
 	tokens   float64
 	last     time.Time
 	strikes  int
