@@ -196,6 +196,26 @@ func TestNavBackFromReplay(t *testing.T) {
 	if h := b.hash(); h != "#/table/"+id {
 		t.Errorf("the browser's Back from the replay went to %q, want the table", h)
 	}
+	// The replay's answers that arrive after Back (each held 600 ms here)
+	// leave the table on screen: a replay left is not drawn again.
+	if _, err := eval[bool](b, `(() => { const f = window.fetch; const slow = window.__slow = { pending: 0, done: 0 };
+	  window.fetch = (u, o) => {
+	    if (!String(u).includes('/api/records/')) return f(u, o);
+	    slow.pending++;
+	    return new Promise((ok) => setTimeout(ok, 600)).then(() => f(u, o)).finally(() => setTimeout(() => { slow.pending--; slow.done++; }, 50));
+	  };
+	  return true; })()`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(15*time.Second, "open the slowed replay", chromedp.Click(tid("final-replay")), chromedp.Poll[chromedp.Void](`window.cardroom.route.name === 'replay' && window.__slow.pending > 0`))
+	if _, err := eval[bool](b, `(history.back(), true)`); err != nil {
+		t.Fatal(err)
+	}
+	b.must(15*time.Second, "the replay's late answers", chromedp.WaitVisible(tid("final-replay")),
+		chromedp.Poll[chromedp.Void](`window.__slow.done > 0 && window.__slow.pending === 0`))
+	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=replay-step]').length`); n != 0 || b.hash() != "#/table/"+id {
+		t.Errorf("after Back, the replay's late answers drew over the table (%d replay controls, address %q)", n, b.hash())
+	}
 	// The profile's Back returns to the lobby it was opened from.
 	b.must(10*time.Second, "the lobby", chromedp.Click(tid("final-lobby")), chromedp.WaitVisible(tid("create-form")))
 	b.must(10*time.Second, "the profile", chromedp.Click(tid("me-name")), chromedp.WaitVisible(tid("profile-view")))

@@ -176,6 +176,7 @@ function tick() {
   if (!r || !r.playing) return;
   r.timer = setTimeout(async () => {
     if (!r.playing || app.replay !== r) return;
+    if (!onRoute('replay', r.id)) { stopPlaying(); return; }
     if (r.data.step >= r.data.steps) { stopPlaying(); renderReplay(); return; }
     await goTo(r.data.step + 1);
     tick();
@@ -299,6 +300,9 @@ function replayAnalysis(r, d, info) {
 export function renderReplay() {
   const main = document.getElementById('app');
   const r = app.replay;
+  // A fetch that ends after the player left the replay (Back to the
+  // table) draws nothing: the page on screen is another view's.
+  if (!r || !onRoute('replay', r.id)) return;
   if (!r.data && !r.error) {
     replace(main, h('div', { class: 'panel' }, t('table.loading')));
     if (!r.opening) r.opening = ownSeat(r).then(() => goTo(0)).then(() => { if (!r.info) loadInfo(); });
