@@ -37,7 +37,9 @@ func TestTournamentFromLobby(t *testing.T) {
 	b.must(15*time.Second, "play deal 1", chromedp.Click(tid("tournament-play-0")), chromedp.WaitVisible(tid("felt")))
 	b.playToEnd(120*time.Second, nil)
 	b.checkErrors()
-	// The final scores lead back to the tournament.
+	// The final scores lead back to the tournament, after a reload too
+	// (the page remembers which tournament the deal's table is of).
+	b.must(20*time.Second, "reload the finished deal", chromedp.Reload(), chromedp.WaitVisible(tid("final-tournament")))
 	b.must(15*time.Second, "back to the tournament", chromedp.Click(tid("final-tournament")),
 		chromedp.WaitVisible(tid("tournament-replay-0")), chromedp.WaitVisible(tid("tournament-play-1")), chromedp.WaitVisible(tid("tournament-standings")),
 		chromedp.Poll[chromedp.Void](`!document.querySelector('.ghost')`)) // the last trick's cards have flown

@@ -13,7 +13,7 @@ export const app = {
   tables: new Map(), // id → {states: Map(seat → state), summary, ui}
   route: null,
   invites: new Map(), // table id → invite code
-  tournaments: new Map(), // table id → tournament id (a deal opened from its tournament's page)
+  tournaments: rememberedMap('cardroom.tournaments', 50), // table id → tournament id (a deal opened from its tournament's page), kept across reloads
   sound: localStorage.getItem('cardroom.sound') !== 'off',
   clockTimer: null,
   errors: [],        // the last errors shown (for tests and debugging)
@@ -21,6 +21,26 @@ export const app = {
   nav: { idx: 0, leaving: null }, // main.js, "history": the entry on screen; a table left by Back
 };
 window.cardroom = app; // for tests and debugging
+
+// rememberedMap is a Map kept in localStorage under key, holding at most
+// max entries (the latest set): what a page learnt on one visit (which
+// tournament a deal's table belongs to) is still known after a reload.
+// Without storage (private mode, quota) it is a plain Map.
+function rememberedMap(key, max) {
+  const m = new Map();
+  try {
+    for (const [k, v] of JSON.parse(localStorage.getItem(key) || '[]')) if (typeof k === 'string' && typeof v === 'string') m.set(k, v);
+  } catch { /* a corrupt entry is forgotten */ }
+  const set = m.set.bind(m);
+  m.set = (k, v) => {
+    m.delete(k);
+    set(k, v);
+    while (m.size > max) m.delete(m.keys().next().value);
+    try { localStorage.setItem(key, JSON.stringify([...m])); } catch { /* not kept */ }
+    return m;
+  };
+  return m;
+}
 
 export function send(msg, cb) { if (app.conn) app.conn.send(msg, cb); }
 
