@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -108,6 +109,68 @@ func appendParallel(b *testing.B, st Store) {
 			seq++
 		}
 	})
+}
+
+// BenchmarkAppendScattered is a busy room's pattern at one move a second a
+// table: 1,000 tables appending in turn, each entry its own commit. The
+// events are clustered by table ((table_id, seq) is the primary key of a
+// WITHOUT ROWID table), so every entry dirties a page of its own table and
+// the WAL receives at least one page an entry however many share a commit;
+// the "batch" cases give the same entries committed four and sixteen at a
+// time. cpu-µs/append is the process's CPU (the writer and the
+// checkpointer), the figure docs/server.md's floor uses.
+func BenchmarkAppendScattered(b *testing.B) {
+	for _, batch := range []int{1, 4, 16} {
+		b.Run(fmt.Sprintf("batch%d", batch), func(b *testing.B) {
+			st, err := OpenSQLite(filepath.Join(b.TempDir(), "b.db"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			const tables = 1000
+			ids := make([]string, tables)
+			for i := range ids {
+				ids[i] = fmt.Sprintf("t_%010d", i*7919%100000) // not in key order
+			}
+			seq := make([]int, tables)
+			next := 0
+			add := func(n int) {
+				var wg sync.WaitGroup
+				for range n {
+					t := next % tables
+					next++
+					wg.Add(1)
+					go func(id string, s int) {
+						defer wg.Done()
+						if err := st.Append(context.Background(), id, s, record.Entry{Seat: 1, Text: "play 10S"}); err != nil {
+							b.Error(err)
+						}
+					}(ids[t], seq[t])
+					seq[t]++
+				}
+				wg.Wait()
+			}
+			for range 20 * tables / batch { // every table has a page of its own
+				add(batch)
+			}
+			c0 := processCPU()
+			b.ResetTimer()
+			for i := 0; i < b.N; i += batch {
+				add(batch)
+			}
+			b.StopTimer()
+			b.ReportMetric(float64((processCPU()-c0).Microseconds())/float64(b.N), "cpu-µs/append")
+		})
+	}
+}
+
+// processCPU is the CPU this process has used (user and system).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkAppendSerial is one table appending alone: one commit per entry

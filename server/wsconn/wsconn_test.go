@@ -23,7 +23,7 @@ import (
 
 // serve starts an HTTP server whose handler accepts a socket and hands it
 // to fn (on the handler's goroutine).
-func serve(t *testing.T, opts *AcceptOptions, fn func(*Conn)) *httptest.Server {
+func serve(t testing.TB, opts *AcceptOptions, fn func(*Conn)) *httptest.Server {
 	t.Helper()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := Accept(w, r, opts)
@@ -209,7 +209,7 @@ type rawConn struct {
 
 // rawDial upgrades a plain TCP connection, optionally sending early
 // bytes right after the request.
-func rawDial(t *testing.T, ts *httptest.Server, early ...byte) *rawConn {
+func rawDial(t testing.TB, ts *httptest.Server, early ...byte) *rawConn {
 	t.Helper()
 	nc, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
 	if err != nil {
