@@ -2,6 +2,7 @@ package wsconn
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"sync"
 	"syscall"
@@ -10,7 +11,7 @@ import (
 )
 
 // BenchmarkWriteLoopback is the floor under a move's messages on this
-// machine: one 1 KiB text message written to each of four sockets (a
+// machine: one text message written to each of four sockets (a
 // Papayoo table's four states), each read at once by a client on
 // loopback, as the load tool's clients do. cpu-µs/round is the CPU of
 // the writing side: the process's CPU less the CPU of the readers'
@@ -19,12 +20,21 @@ import (
 // loopback's delivery, which the kernel charges to the sender. The room
 // spends this on every move before any of its own work (docs/server.md,
 // "The floor under a move").
+//
+// The sizes show what a smaller message would save: a state of 256 bytes
+// (what a delta might be) against 1 and 4 KiB (full views).
 func BenchmarkWriteLoopback(b *testing.B) {
+	for _, size := range []int{256, 1024, 4096} {
+		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) { writeLoopback(b, size) })
+	}
+}
+
+func writeLoopback(b *testing.B, size int) {
 	const socks = 4
 	conns := make(chan *Conn, socks)
 	ts := serve(b, nil, func(c *Conn) { conns <- c })
-	msg := bytes.Repeat([]byte("x"), 1024)
-	frameLen := 4 + len(msg) // 126-length header
+	msg := bytes.Repeat([]byte("x"), size)
+	frameLen := 4 + len(msg) // 126-length header (126 to 65,535 bytes)
 	type reader struct {
 		got chan struct{}
 		cpu time.Duration
@@ -43,15 +53,13 @@ func BenchmarkWriteLoopback(b *testing.B) {
 			defer wg.Done()
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
+			start := threadCPU() // the thread may have run other goroutines before
 			buf := make([]byte, 64<<10)
 			have := 0
 			for {
 				n, err := rc.br.Read(buf)
 				if err != nil {
-					var ru syscall.Rusage
-					if syscall.Getrusage(syscall.RUSAGE_THREAD, &ru) == nil {
-						r.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-					}
+					r.cpu = threadCPU() - start
 					return
 				}
 				for have += n; have >= frameLen; have -= frameLen {
@@ -91,8 +99,17 @@ func BenchmarkWriteLoopback(b *testing.B) {
 	wg.Wait()
 	var readCPU time.Duration
 	for _, r := range readers {
-		readCPU += r.cpu // since the thread started: includes the warm-up, so the figure errs low
+		readCPU += r.cpu // since the reader started: with the warm-up, so the figure errs low
 	}
 	b.ReportMetric(float64((total-readCPU).Microseconds())/float64(b.N), "cpu-µs/round")
 	b.ReportMetric(float64(total.Microseconds())/float64(b.N), "cpu-µs/round-with-readers")
+}
+
+// threadCPU is the calling thread's CPU (user and system).
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_THREAD, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
