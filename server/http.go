@@ -623,5 +623,6 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("go_memstats_sys_bytes", "gauge", "Memory obtained from the OS by Go.", ms.Sys)
 	metric("go_goroutines", "gauge", "Goroutines.", runtime.NumGoroutine())
 	metric("process_uptime_seconds", "gauge", "Seconds since start.", int64(time.Since(s.started).Seconds()))
+	writeRuntimeMetrics(&b) // runtime_metrics.go
 	io.WriteString(w, b.String())
 }
