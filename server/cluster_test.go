@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +18,6 @@ import (
 	"cardroom/cluster/clustertest"
 
 	"cardroom/bot"
-	"cardroom/game"
 	"cardroom/games"
 	"cardroom/protocol"
 	"cardroom/record"
@@ -121,33 +119,8 @@ func TestClusterGamesAcrossNodes(t *testing.T) {
 				t.Fatal(err)
 			}
 			eng, _ := games.Lookup(name)
-			views := map[int]map[int]string{}
-			if _, err := record.Replay(eng, rec, func(i int, st game.State) {
-				views[i+1] = map[int]string{}
-				for s := -1; s < st.Seats(); s++ {
-					b, _ := json.Marshal(st.View(game.Seat(s)))
-					views[i+1][s] = string(b)
-				}
-			}); err != nil {
-				t.Fatalf("record does not replay: %v", err)
-			}
-			hist := historyOf(t, eng, rec)
-			checked := 0
-			for _, c := range []*client{alice, bob, carol} {
-				c.mu.Lock()
-				all := append([][]byte(nil), c.all...)
-				c.mu.Unlock()
-				seen := 0
-				for _, b := range all {
-					n := sweep(t.Errorf, eng.Deck(), c.sess.Name, b, views, hist)
-					checked += n
-					seen += n
-				}
-				if seen == 0 {
-					t.Errorf("%s saw no state message", c.sess.Name)
-				}
-			}
-			if checked < 20 {
+			views, _ := replayViews(t, eng, rec)
+			if checked, _ := sweepClients(t, eng, rec, views, alice, bob, carol); checked < 20 {
 				t.Errorf("leak sweep checked only %d state messages", checked)
 			}
 		})

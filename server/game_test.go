@@ -76,19 +76,7 @@ func TestFullGames(t *testing.T) {
 				t.Fatal(err)
 			}
 			eng, _ := games.Lookup(name)
-			views := map[int]map[int]string{} // seq -> seat -> view JSON
-			n := 4
-			addViews := func(seq int, st game.State) {
-				views[seq] = map[int]string{}
-				for s := -1; s < n; s++ {
-					b, _ := json.Marshal(st.View(game.Seat(s)))
-					views[seq][s] = string(b)
-				}
-			}
-			st, err := record.Replay(eng, rec, func(i int, st game.State) { addViews(i+1, st) })
-			if err != nil {
-				t.Fatalf("record does not replay: %v", err)
-			}
+			views, st := replayViews(t, eng, rec)
 			t.Logf("%s: %d record entries", name, len(rec.Entries))
 			res, _ := json.Marshal(st.Result())
 			if string(res) != string(fin.Result) {
@@ -102,16 +90,7 @@ func TestFullGames(t *testing.T) {
 			// view for its observer at its step, and no card outside it; its
 			// history entries are the engine's entries of their steps and
 			// name no card outside the reader's view at that step.
-			hist := historyOf(t, eng, rec)
-			checked := 0
-			for _, c := range []*client{alice, bob, carol} {
-				c.mu.Lock()
-				all := append([][]byte(nil), c.all...)
-				c.mu.Unlock()
-				for _, b := range all {
-					checked += sweep(t.Errorf, eng.Deck(), c.sess.Name, b, views, hist)
-				}
-			}
+			checked, hist := sweepClients(t, eng, rec, views, alice, bob, carol)
 			if checked < 20 || hist.checked < len(hist.entries) {
 				t.Errorf("leak sweep checked only %d state messages and %d of %d history entries", checked, hist.checked, len(hist.entries))
 			}
@@ -166,6 +145,49 @@ type gameHistory struct {
 	entries []string
 	seqs    []int
 	checked int // entries the sweep has found in messages
+}
+
+// replayViews replays a finished game's record and returns every
+// observer's view JSON at every step (seq → seat, -1 the spectator, →
+// view), as the engine writes it, and the final state.
+func replayViews(t *testing.T, eng game.Engine, rec *record.Record) (map[int]map[int]string, game.State) {
+	t.Helper()
+	views := map[int]map[int]string{}
+	st, err := record.Replay(eng, rec, func(i int, st game.State) {
+		views[i+1] = map[int]string{}
+		for s := -1; s < st.Seats(); s++ {
+			b, _ := json.Marshal(st.View(game.Seat(s)))
+			views[i+1][s] = string(b)
+		}
+	})
+	if err != nil {
+		t.Fatalf("record does not replay: %v", err)
+	}
+	return views, st
+}
+
+// sweepClients runs the leak sweep (sweep) over every message the clients
+// received and returns how many state messages it checked, and the
+// history it checked them against. A client that received no state
+// message at all is an error.
+func sweepClients(t *testing.T, eng game.Engine, rec *record.Record, views map[int]map[int]string, clients ...*client) (int, *gameHistory) {
+	t.Helper()
+	hist := historyOf(t, eng, rec)
+	checked := 0
+	for _, c := range clients {
+		c.mu.Lock()
+		all := append([][]byte(nil), c.all...)
+		c.mu.Unlock()
+		seen := 0
+		for _, b := range all {
+			seen += sweep(t.Errorf, eng.Deck(), c.sess.Name, b, views, hist)
+		}
+		if seen == 0 {
+			t.Errorf("%s saw no state message", c.sess.Name)
+		}
+		checked += seen
+	}
+	return checked, hist
 }
 
 // historyOf describes every step of a record with the engine's Historian.
