@@ -31,12 +31,17 @@ type Domain struct {
 	trickLen  int
 	voids     [8]uint8
 	sit       Sit
+	view      *papayoo.View
+	samp      *papayoo.Sampler // made on first use (Sample)
 }
+
+var _ ismcts.Sampler = (*Domain)(nil)
 
 // NewDomain makes a domain for a search from view gv.
 func NewDomain(gv game.View) ismcts.Domain {
 	d := &Domain{}
 	if v, ok := gv.(*papayoo.View); ok {
+		d.view = v
 		s := FromView(v)
 		d.n = v.Players
 		d.rootTrick, d.rootLen, d.rootVoids = s.Trick, s.TrickLen, s.Voids
@@ -49,6 +54,28 @@ func Configure(c *ismcts.Config) {
 	if c.Exploration == 0 {
 		c.Exploration = Exploration
 	}
+}
+
+// Sample implements ismcts.Sampler: the iteration's determinization, drawn
+// by a papayoo.Sampler, which reads the view once per search and deals
+// without allocating exactly what Engine.Sample deals from the same
+// generator (so the search's choices are the same as with Engine.Sample).
+func (d *Domain) Sample(r *game.Rand) (game.State, error) {
+	if d.samp == nil {
+		if d.view == nil {
+			return nil, fmt.Errorf("papayoobot: the search's view is not a Papayoo view")
+		}
+		z, err := papayoo.NewSampler(d.view)
+		if err != nil {
+			return nil, err
+		}
+		d.samp = z
+	}
+	st, err := d.samp.Sample(r)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // Start implements ismcts.Domain.

@@ -117,6 +117,20 @@ func FuzzSample(f *testing.F) {
 		}
 		rr := game.NewRand(1)
 		st, err := Engine{}.Sample(&v, &rr)
+		// A Sampler of the same view agrees: it refuses what Sample
+		// refuses on reading the view, and deals the same state or the
+		// same refusal from the same generator.
+		z, zerr := NewSampler(&v)
+		if zerr != nil && err == nil {
+			t.Fatalf("NewSampler refused a view Sample accepts: %v", zerr)
+		}
+		if zerr == nil {
+			rz := game.NewRand(1)
+			zs, err2 := z.Sample(&rz)
+			if (err == nil) != (err2 == nil) || err == nil && !sameState(zs, st.(*State)) {
+				t.Fatalf("Sampler and Sample disagree: %v / %v", err2, err)
+			}
+		}
 		if err != nil {
 			return
 		}

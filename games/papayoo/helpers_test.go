@@ -118,3 +118,18 @@ func checkInvariants(t testing.TB, s *State) {
 		}
 	}
 }
+
+// randomStep rolls the pending chance outcome, or plays a uniformly random
+// legal move of the first seat to act.
+func randomStep(t testing.TB, s *State, r *game.Rand) {
+	t.Helper()
+	if s.ChancePending() {
+		s.RollChance(r)
+		return
+	}
+	seat := s.ToAct(nil)[0]
+	ms := s.Legal(seat, nil)
+	if err := s.Apply(seat, ms[r.IntN(len(ms))]); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -91,15 +91,7 @@ func TestViewJSON(t *testing.T) {
 			if s.Over() {
 				break
 			}
-			if s.ChancePending() {
-				s.RollChance(&r)
-				continue
-			}
-			seat := s.ToAct(nil)[0]
-			ms := s.Legal(seat, nil)
-			if err := s.Apply(seat, ms[r.IntN(len(ms))]); err != nil {
-				t.Fatal(err)
-			}
+			randomStep(t, s, &r)
 		}
 		for _, ph := range []string{PhaseDealer, PhasePass, PhaseDie, PhasePlay, PhaseRoundOver, PhaseOver} {
 			if !checked[ph] {

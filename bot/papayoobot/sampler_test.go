@@ -1,0 +1,64 @@
+package papayoobot_test
+
+import (
+	"context"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"cardroom/bot/ismcts"
+	"cardroom/bot/papayoobot"
+	"cardroom/game"
+	"cardroom/games/papayoo"
+)
+
+// plainDomain hides the Domain's Sample: the search draws with
+// Engine.Sample, as it did before the Domain had a Sampler.
+type plainDomain struct{ ismcts.Domain }
+
+// The search with the Domain's papayoo.Sampler visits every root move as
+// often, with the same values, as the search with Engine.Sample: the
+// Sampler changes what a search costs, not what it finds.
+func TestSearchSameWithSampler(t *testing.T) {
+	e := papayoo.Engine{}
+	checked := 0
+	for _, n := range []int{3, 4, 6} {
+		st, err := e.New(game.Options{"players": strconv.Itoa(n), "rounds": "1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := game.NewRand(uint64(n))
+		for step := 0; !st.Over(); step++ {
+			if st.ChancePending() {
+				st.RollChance(&r)
+				continue
+			}
+			seats := st.ToAct(nil)
+			s := seats[0]
+			if step%7 == 0 {
+				v := st.View(s)
+				cfg := ismcts.Config{Iterations: 200, Workers: 1, Seed: uint64(step)}
+				papayoobot.Configure(&cfg)
+				with, err := ismcts.Search(context.Background(), e, v, func() ismcts.Domain { return papayoobot.NewDomain(v) }, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				without, err := ismcts.Search(context.Background(), e, v, func() ismcts.Domain { return plainDomain{papayoobot.NewDomain(v)} }, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(with.Moves, without.Moves) {
+					t.Fatalf("%d players, step %d: with the Sampler %v, without %v", n, step, with.Moves, without.Moves)
+				}
+				checked++
+			}
+			legal := st.Legal(s, nil)
+			if err := st.Apply(s, legal[r.IntN(len(legal))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d searches compared", checked)
+	}
+}
