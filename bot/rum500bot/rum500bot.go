@@ -4,6 +4,8 @@
 package rum500bot
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"math/bits"
 
@@ -248,17 +250,53 @@ func Rule(gv game.View, legal []game.Move, r *game.Rand, easy bool) game.Move {
 // Noise is the share of random moves in playouts.
 const Noise = 0.05
 
-// Domain is the ISMCTS domain of 500 Rum: playouts through the contract
-// with the rule-based choice made from the legal moves alone, the horizon at
-// the end of the hand, and a reward from the hand's score difference.
+// Domain is the ISMCTS domain of 500 Rum: playouts with the rule-based
+// choice made from the legal moves alone, the horizon at the end of the
+// hand, and a reward from the hand's score difference.
+//
+// A search runs it thousands of times per move, so it allocates nothing
+// once warm: determinizations come from a rum500.Sampler (the view is
+// parsed once per search, and each one is dealt into a reused State, see
+// Sample), and on the engine's State the playout, the horizon and the
+// reward use its native API and buffers held here instead of the
+// contract's Result and ToAct, which copy. They make the same moves from
+// the same random numbers as the contract's path, which is kept for any
+// other State.
 type Domain struct {
 	ismcts.Generic
-	buf  []game.Move
-	info Info
+	view   *rum500.View
+	samp   *rum500.Sampler
+	buf    []game.Move
+	row    []int
+	seats  [8]game.Seat
+	info   Info
+	rounds int // hands scored at Start
 }
 
-// NewDomain makes a domain (bot.Kit.Domain).
-func NewDomain(game.View) ismcts.Domain { return &Domain{info: Info{OppMin: 99}} }
+// NewDomain makes a domain (bot.Kit.Domain) for a search of view v.
+func NewDomain(v game.View) ismcts.Domain {
+	d := &Domain{info: Info{OppMin: 99}}
+	d.view, _ = v.(*rum500.View)
+	return d
+}
+
+// Sample implements ismcts.Sampler: a determinization of the search's view,
+// drawn by a rum500.Sampler made on first use. It is the state
+// Engine.Sample would draw from r, and it is valid until the next call (the
+// search plays each one out before drawing the next).
+func (d *Domain) Sample(r *game.Rand) (game.State, error) {
+	if d.samp == nil {
+		if d.view == nil {
+			return nil, errors.New("rum500bot: the domain was made without a 500 Rum view")
+		}
+		z, err := rum500.NewSampler(d.view)
+		if err != nil {
+			return nil, err
+		}
+		d.samp = z
+	}
+	return d.samp.Sample(r), nil
+}
 
 // Configure sets the search parameters that suit 500 Rum.
 func Configure(c *ismcts.Config) {
@@ -273,9 +311,61 @@ func Configure(c *ismcts.Config) {
 	}
 }
 
-// Playout implements ismcts.Domain.
+// Start implements ismcts.Domain: it notes how many hands were scored.
+func (d *Domain) Start(st game.State) {
+	if s, ok := st.(*rum500.State); ok {
+		d.rounds = s.RoundsPlayed()
+		return
+	}
+	d.rounds = len(st.Result().Rounds)
+}
+
+// Horizon implements ismcts.Domain: the end of the game, or the deal after
+// the hand being played was scored.
+func (d *Domain) Horizon(st game.State) bool {
+	if st.Over() {
+		return true
+	}
+	if !st.ChancePending() {
+		return false
+	}
+	if s, ok := st.(*rum500.State); ok {
+		return s.RoundsPlayed() > d.rounds
+	}
+	return len(st.Result().Rounds) > d.rounds
+}
+
+// Playout implements ismcts.Domain. On the engine's State it is
+// ismcts.ContractPlayout with the calls made on the State itself (no
+// interface call makes its arguments escape), so it allocates nothing.
 func (d *Domain) Playout(st game.State, r *game.Rand, maxSteps int) error {
-	return ismcts.ContractPlayout(st, r, maxSteps, d.Horizon, d.policy, &d.buf)
+	s, ok := st.(*rum500.State)
+	if !ok {
+		return ismcts.ContractPlayout(st, r, maxSteps, d.Horizon, d.policy, &d.buf)
+	}
+	for step := 0; step < maxSteps; step++ {
+		if s.Over() || d.Horizon(s) {
+			return nil
+		}
+		if s.ChancePending() {
+			s.RollChance(r)
+			continue
+		}
+		ss := s.ToAct(d.seats[:0])
+		if len(ss) == 0 {
+			return nil
+		}
+		p := ss[0]
+		d.buf = s.Legal(p, d.buf[:0])
+		if len(d.buf) == 0 {
+			return nil
+		}
+		m := d.policy(s, p, d.buf, r)
+		if err := s.Apply(p, m); err != nil {
+			return fmt.Errorf("ismcts: playout move %s refused: %w", s.FormatMove(m), err)
+		}
+	}
+	return nil
 }
 
 func (d *Domain) policy(st game.State, s game.Seat, legal []game.Move, r *game.Rand) game.Move {
@@ -292,15 +382,21 @@ func (d *Domain) policy(st game.State, s game.Seat, legal []game.Move, r *game.R
 // Reward implements ismcts.Domain: 0.5 + 0.5·tanh((own − best other) / 50)
 // on the hand's scores.
 func (d *Domain) Reward(st game.State, out []float64) {
-	res := st.Result()
-	k := d.Generic.Rounds()
-	if len(res.Rounds) <= k {
+	k := d.rounds
+	if s, ok := st.(*rum500.State); ok {
+		d.row = s.AppendRoundScores(d.row[:0], k)
+	} else if res := st.Result(); len(res.Rounds) > k {
+		d.row = append(d.row[:0], res.Rounds[k]...)
+	} else {
+		d.row = d.row[:0]
+	}
+	if len(d.row) == 0 {
 		for i := range out {
 			out[i] = 0.5
 		}
 		return
 	}
-	row := res.Rounds[k]
+	row := d.row
 	for i := range out {
 		if i >= len(row) {
 			break
