@@ -176,6 +176,11 @@ func Search(ctx context.Context, e game.Engine, v game.View, newDomain func() Do
 		}()
 	}
 	wg.Wait()
+	defer func() {
+		for _, wk := range workers {
+			wk.release()
+		}
+	}()
 	res := &Result{Elapsed: time.Since(start)}
 	stats := make([]MoveStat, len(cands))
 	var firstErr error
@@ -253,6 +258,42 @@ type worker struct {
 	err     error
 	wide    Wider
 	samp    Sampler
+	bufs    *workerBufs
+}
+
+// workerBufs are a worker's growing buffers, kept from one search to the
+// next (bufPool): a room's bots search many times a second, and the tree
+// of a search of a few thousand iterations, a few hundred kilobytes, would
+// otherwise be garbage each time, which the collector pays for on every
+// table of the room.
+type workerBufs struct {
+	nodes  []node
+	path   []int32
+	legal  []game.Move
+	seats  []game.Seat
+	tried  []bool
+	compat []int32
+}
+
+// maxPooledNodes bounds the tree a pooled buffer keeps (about 4 MB).
+const maxPooledNodes = 1 << 16
+
+var bufPool = sync.Pool{New: func() any { return &workerBufs{nodes: make([]node, 0, 1024)} }}
+
+// release gives the worker's buffers back to the pool; the worker is not
+// used after it.
+func (w *worker) release() {
+	b := w.bufs
+	if b == nil {
+		return
+	}
+	w.bufs = nil
+	if cap(w.nodes) > maxPooledNodes {
+		return // an unusually large tree: let it go
+	}
+	b.nodes, b.path, b.legal, b.seats, b.tried, b.compat = w.nodes[:0], w.path[:0], w.legal[:0], w.seats[:0], w.tried[:0], w.compat[:0]
+	w.nodes = nil
+	bufPool.Put(b)
 }
 
 // Sampler is an optional Domain method: Sample draws the iteration's
@@ -274,8 +315,9 @@ func newWorker(e game.Engine, v game.View, dom Domain, cands []game.Move, cfg Co
 	w := &worker{e: e, v: v, dom: dom, cands: cands, cfg: cfg, rng: game.NewRand(seed), rewards: make([]float64, nseats)}
 	w.wide, _ = dom.(Wider)
 	w.samp, _ = dom.(Sampler)
-	w.nodes = make([]node, 1, 1024)
-	w.nodes[0] = node{first: -1, next: -1, seat: v.Observer()}
+	w.bufs = bufPool.Get().(*workerBufs)
+	b := w.bufs
+	w.nodes, w.path, w.legal, w.seats, w.tried, w.compat = append(b.nodes[:0], node{first: -1, next: -1, seat: v.Observer()}), b.path[:0], b.legal[:0], b.seats[:0], b.tried[:0], b.compat[:0]
 	// Root children: one per candidate, in order.
 	prev := int32(-1)
 	for i, m := range cands {
