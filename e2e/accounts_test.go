@@ -2,11 +2,13 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"cardroom/protocol"
 )
@@ -139,6 +141,75 @@ func TestAccountRevokeElsewhere(t *testing.T) {
 	}
 	if online, _ := eval[bool](b, `!!document.querySelector('[data-testid=conn-online]')`); !online {
 		t.Error("the revoking page lost its own connection")
+	}
+	e.checkJS()
+}
+
+// TestBotAccountPage: an account's owner makes it a bot from the account
+// page (after a confirmation), gets a token shown once, with which a
+// program is that player on the API; the token is listed by its label and
+// revoked from the page, after which the API refuses it, and a reload no
+// longer shows it.
+func TestBotAccountPage(t *testing.T) {
+	e := newEnv(t)
+	a := e.tab("robo")
+	a.login("Robo")
+	player, _ := eval[string](a, `window.cardroom.me.player`)
+	a.must(15*time.Second, "claim the name",
+		chromedp.Click(tid("account-link")),
+		chromedp.WaitVisible(tid("claim-form")),
+		chromedp.SendKeys(tid("claim-password"), "beep boop beep"),
+		chromedp.SendKeys(tid("claim-password2"), "beep boop beep"),
+		chromedp.Click(tid("claim-submit")),
+		chromedp.WaitVisible(`[data-testid=bot-panel][data-bot="0"]`),
+	)
+	// The confirmation is answered yes (the page asks before a change for good).
+	if _, err := eval[bool](a, `(window.confirm = () => true, true)`); err != nil {
+		t.Fatal(err)
+	}
+	// (Through the keyboard: the claim's toast may lie over the button.)
+	a.must(15*time.Second, "make the account a bot",
+		chromedp.SendKeys(tid("bot-label"), "laptop"),
+		chromedp.Focus(tid("bot-make")), chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitVisible(tid("bot-fresh-token")),
+		chromedp.WaitVisible(`[data-testid=bot-panel][data-bot="1"]`),
+		chromedp.WaitVisible(tid("bot-since")),
+	)
+	a.screenshot("account-bot")
+	tok, _ := eval[string](a, `document.querySelector('[data-testid=bot-fresh-token]').value`)
+	if !strings.HasPrefix(tok, protocol.BotTokenPrefix) || len(tok) != len(protocol.BotTokenPrefix)+64 {
+		t.Fatalf("the token shown is %q", tok)
+	}
+	rows, _ := eval[[]string](a, `[...document.querySelectorAll('[data-testid^=bot-token-]')].map((r) => r.textContent)`)
+	if len(rows) != 1 || !strings.Contains(rows[0], "laptop") {
+		t.Fatalf("the tokens listed: %q, want one labelled laptop", rows)
+	}
+	// A program with the token is Robo on the API (no cookie sent).
+	asBot := func() (int, string) {
+		type answer struct {
+			Status int    `json:"status"`
+			Player string `json:"player"`
+		}
+		r, err := evalAsync[answer](a, fmt.Sprintf(`fetch('/api/session', {credentials: 'omit', headers: {Authorization: 'Bearer %s'}})
+		  .then(async (r) => ({status: r.status, player: r.ok ? (await r.json()).player : ''}))`, tok))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Status, r.Player
+	}
+	if code, p := asBot(); code != 200 || p != player {
+		t.Fatalf("with the token, GET /api/session answers %d for %q, want 200 for %q", code, p, player)
+	}
+	a.must(15*time.Second, "revoke the token",
+		chromedp.Focus(`[data-testid^=bot-revoke-]`), chromedp.KeyEvent(kb.Enter),
+		chromedp.WaitNotPresent(`[data-testid^=bot-token-]`),
+	)
+	if code, _ := asBot(); code != 401 {
+		t.Errorf("a revoked token: GET /api/session answers %d, want 401", code)
+	}
+	a.must(20*time.Second, "reload the account page", chromedp.Reload(), chromedp.WaitVisible(`[data-testid=bot-panel][data-bot="1"]`))
+	if n, _ := eval[int](a, `document.querySelectorAll('[data-testid=bot-fresh-token]').length`); n != 0 {
+		t.Error("after a reload the account page still shows a token")
 	}
 	e.checkJS()
 }

@@ -1,7 +1,8 @@
 // The account view (#/account): a guest claims their name with a password
 // (keeping their player id, so their games stay theirs); an account
 // changes its password, lists its sessions, revokes one or logs out
-// everywhere. docs/accounts.md has the design.
+// everywhere, and can become a bot account with API tokens for a program
+// (botPanel). docs/accounts.md has the design.
 import { h, replace } from '../dom.js';
 import { t, currentLang } from '../i18n.js';
 import { api } from '../net.js';
@@ -9,7 +10,7 @@ import { app, showError, toast, onRoute } from '../app.js';
 
 // view is what the server said last: the account (null for a guest) and
 // the sessions; loading while the first answers are on their way.
-const view = { loading: false, account: undefined, sessions: [] };
+const view = { loading: false, account: undefined, sessions: [], bot: null, freshToken: null };
 
 function when(iso) {
   try { return new Intl.DateTimeFormat(currentLang(), { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)); } catch { return iso; }
@@ -27,6 +28,10 @@ async function load() {
   try {
     view.sessions = (await api('GET', '/api/sessions')).sessions || [];
   } catch (err) { view.sessions = []; showError(err); }
+  view.bot = null;
+  if (view.account) {
+    try { view.bot = await api('GET', '/api/account/bot'); } catch (err) { if (err.code !== 'unavailable') showError(err); }
+  }
   view.loading = false;
   if (onRoute('account')) draw();
 }
@@ -55,6 +60,7 @@ function draw() {
   const parts = [];
   if (view.account === null) parts.push(claimForm());
   else if (view.account) parts.push(accountInfo(), passwordForm());
+  if (view.account && view.bot) parts.push(botPanel());
   parts.push(sessionsPanel());
   replace(main, h('div', { style: 'display:flex;flex-direction:column;gap:1rem;max-width:640px;margin:1rem auto', 'data-testid': 'account-view' },
     h('h1', {}, t('account.title')), ...parts,
@@ -135,6 +141,65 @@ function passwordForm() {
   h('button', { class: 'btn', type: 'submit', 'data-testid': 'password-submit' }, t('account.password_button')));
 }
 
+// botPanel lets a program play with the account (docs/bots.md, "Bot
+// accounts"): the account is marked as a bot, for good, and gets API
+// tokens; a new token is shown once (the server keeps only its hash), and
+// each can be revoked, which closes its program's sockets at once.
+function botPanel() {
+  const b = view.bot;
+  const label = h('input', { id: 'bot-label', 'data-testid': 'bot-label', maxlength: 40, autocomplete: 'off' });
+  const issue = async (e) => {
+    e.preventDefault();
+    if (!b.bot && !window.confirm(t('bot.confirm'))) return;
+    try {
+      const tok = await api('POST', '/api/account/bot', label.value.trim() ? { label: label.value.trim() } : {});
+      view.freshToken = tok.token;
+      toast(t('bot.issued'));
+      load();
+    } catch (err) { showError(err); }
+  };
+  const fresh = view.freshToken
+    ? h('div', { class: 'offer', 'data-testid': 'bot-fresh' },
+      h('p', {}, t('bot.fresh')),
+      h('p', { class: 'row' },
+        h('input', { readonly: true, value: view.freshToken, size: 48, 'data-testid': 'bot-fresh-token', 'aria-label': t('bot.token'), onfocus: (e) => e.target.select() }),
+        h('button', {
+          class: 'btn small secondary', type: 'button', 'data-testid': 'bot-copy',
+          onclick: async (e) => {
+            try { await navigator.clipboard.writeText(view.freshToken); } catch { const i = e.target.parentNode.querySelector('input'); i.select(); document.execCommand && document.execCommand('copy'); }
+            toast(t('bot.copied'));
+          },
+        }, t('bot.copy'))),
+      h('p', { class: 'empty' }, t('bot.usage')))
+    : null;
+  const rows = (b.tokens || []).map((k) => h('tr', { 'data-testid': 'bot-token-' + k.id },
+    h('td', {}, k.label || '—'),
+    h('td', {}, when(k.created)),
+    h('td', {}, h('button', {
+      class: 'btn small secondary', type: 'button', 'data-testid': 'bot-revoke-' + k.id,
+      onclick: async () => {
+        try {
+          await api('DELETE', '/api/account/bot/tokens/' + encodeURIComponent(k.id));
+          toast(t('bot.revoked'));
+          load();
+        } catch (err) { showError(err); }
+      },
+    }, t('bot.revoke')))));
+  return h('section', { class: 'panel', 'data-testid': 'bot-panel', 'data-bot': b.bot ? '1' : '0' },
+    h('h2', {}, t('bot.title')),
+    b.bot ? h('p', { 'data-testid': 'bot-since' }, t('bot.since', { date: when(b.since) })) : h('p', {}, t('bot.intro')),
+    fresh,
+    b.bot ? [
+      h('h3', {}, t('bot.tokens')),
+      rows.length ? h('table', { class: 'list' },
+        h('thead', {}, h('tr', {}, h('th', {}, t('bot.label')), h('th', {}, t('account.created')), h('th', {}))),
+        h('tbody', {}, rows)) : h('p', { class: 'empty' }, t('bot.none')),
+    ] : null,
+    h('form', { class: 'row', onsubmit: issue, style: 'margin-top:.6rem' },
+      h('label', { class: 'field', for: 'bot-label' }, h('span', {}, t('bot.label')), label),
+      h('button', { class: 'btn', type: 'submit', 'data-testid': b.bot ? 'bot-new-token' : 'bot-make' }, t(b.bot ? 'bot.new_token' : 'bot.make'))));
+}
+
 // sessionsPanel lists the sessions (this one marked) with a revoke button
 // each, and "log out everywhere".
 function sessionsPanel() {
@@ -170,7 +235,7 @@ function sessionsPanel() {
 
 // startAccount forgets what the view knew, so entering #/account always
 // shows the server's current sessions.
-export function startAccount() { view.account = undefined; view.sessions = []; }
+export function startAccount() { view.account = undefined; view.sessions = []; view.bot = null; view.freshToken = null; }
 
 // sessionEnded handles the server's notice that this page's session was
 // revoked (from another device, "log out everywhere" or a password
