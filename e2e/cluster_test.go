@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"net"
 	"os"
 	"testing"
 	"time"
@@ -31,26 +30,12 @@ func clusterEnvs(t *testing.T) (e1, e2 *env, px *clustertest.Proxy) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv, err := server.New(server.Config{Store: st, Analysis: server.AnalysisConfig{Off: true},
+		base := serve(t, server.Config{Store: st, Analysis: server.AnalysisConfig{Off: true},
 			// A short grace: alice's seat gets its stand-in soon after she
 			// has gone.
 			Table:   table.Config{Grace: 2 * time.Second},
 			Cluster: &server.ClusterConfig{NATS: natsURL, Node: name, LeaseTTL: 2 * time.Second, Heartbeat: 200 * time.Millisecond}})
-		if err != nil {
-			st.Close()
-			t.Fatal(err)
-		}
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		go srv.Serve(l)
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			srv.Shutdown(ctx)
-		})
-		return &env{t: t, base: "http://" + l.Addr().String(), root: e.root, artDir: e.artDir, started: e.started, limit: e.limit}
+		return &env{t: t, base: base, root: e.root, artDir: e.artDir, started: e.started, limit: e.limit}
 	}
 	return node("n1", px.URL()), node("n2", natsURL), px
 }

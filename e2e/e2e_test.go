@@ -123,6 +123,29 @@ func sharedBrowser() (context.Context, error) {
 	return root, nil
 }
 
+// serve runs a server with cfg on a loopback port until the test ends
+// (then it is shut down and its store closed) and returns its base URL.
+func serve(t *testing.T, cfg server.Config) string {
+	t.Helper()
+	srv, err := server.New(cfg)
+	if err != nil {
+		cfg.Store.Close()
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(l)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		cfg.Store.Close()
+	})
+	return "http://" + l.Addr().String()
+}
+
 // newEnv starts a server and gives the test the shared browser; tweaks
 // adjust the server's config (e.g. fixed table seeds, to reach a known
 // deal).
@@ -150,29 +173,14 @@ func newEnv(t *testing.T, tweaks ...func(*server.Config)) *env {
 		// the background; the analysis tests set a budget.
 		cfg.Analysis.Off = true
 	}
-	srv, err := server.New(cfg)
-	if err != nil {
-		st.Close()
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(l)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-		st.Close()
-	})
+	base := serve(t, cfg)
 	art := os.Getenv("CARDROOM_ARTIFACTS")
 	if art != "" {
 		if err := os.MkdirAll(art, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	e := &env{t: t, base: "http://" + l.Addr().String(), artDir: art, started: time.Now(), limit: testLimit}
+	e := &env{t: t, base: base, artDir: art, started: time.Now(), limit: testLimit}
 	// The package's own deadline (go test -timeout) comes first: a test
 	// that would reach it ends a little before, in its own name.
 	if d, ok := t.Deadline(); ok && time.Until(d)-10*time.Second < e.limit {
