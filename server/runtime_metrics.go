@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime/metrics"
-	"strconv"
+	rtmetrics "runtime/metrics"
+
+	"cardroom/metrics"
 )
 
 // The Go runtime's own latencies, for /metrics: how long runnable
@@ -25,22 +26,19 @@ var runtimeLatencies = []struct{ sample, name, help string }{
 
 // writeRuntimeMetrics writes runtimeLatencies as Prometheus histograms.
 func writeRuntimeMetrics(w io.Writer) {
-	samples := make([]metrics.Sample, len(runtimeLatencies))
+	samples := make([]rtmetrics.Sample, len(runtimeLatencies))
 	for i, m := range runtimeLatencies {
 		samples[i].Name = m.sample
 	}
-	metrics.Read(samples)
+	rtmetrics.Read(samples)
 	for i, m := range runtimeLatencies {
-		if samples[i].Value.Kind() != metrics.KindFloat64Histogram {
+		if samples[i].Value.Kind() != rtmetrics.KindFloat64Histogram {
 			continue // not in this Go version
 		}
 		h := samples[i].Value.Float64Histogram()
 		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s histogram\n", m.name, m.help, m.name)
 		counts, total, sum := foldHistogram(h, runtimeLatencyBounds)
-		for j, le := range runtimeLatencyBounds {
-			fmt.Fprintf(w, "%s_bucket{le=\"%s\"} %d\n", m.name, strconv.FormatFloat(le, 'g', -1, 64), counts[j])
-		}
-		fmt.Fprintf(w, "%s_bucket{le=\"+Inf\"} %d\n%s_sum %s\n%s_count %d\n", m.name, total, m.name, strconv.FormatFloat(sum, 'g', 6, 64), m.name, total)
+		metrics.WriteBuckets(w, m.name, runtimeLatencyBounds, counts, total, sum)
 	}
 }
 
@@ -48,7 +46,7 @@ func writeRuntimeMetrics(w io.Writer) {
 // (a runtime bucket counts under the first bound at or above its upper
 // edge), with the total and an estimate of the sum (each bucket at its
 // midpoint; an unbounded edge taken as the finite one).
-func foldHistogram(h *metrics.Float64Histogram, bounds []float64) (cum []uint64, total uint64, sum float64) {
+func foldHistogram(h *rtmetrics.Float64Histogram, bounds []float64) (cum []uint64, total uint64, sum float64) {
 	cum = make([]uint64, len(bounds))
 	for i, n := range h.Counts {
 		if n == 0 {

@@ -1,74 +1,9 @@
 package table
 
 import (
-	"fmt"
-	"io"
-	"math"
+	"cardroom/metrics"
 	"sync/atomic"
-	"time"
 )
-
-// Histogram is a fixed-bucket latency histogram, safe for concurrent use,
-// that writes itself in the Prometheus text format.
-type Histogram struct {
-	bounds []float64 // upper bounds in seconds
-	counts []atomic.Int64
-	sum    atomic.Int64 // nanoseconds
-	count  atomic.Int64
-}
-
-// NewHistogram returns a histogram with the given upper bounds (seconds).
-func NewHistogram(bounds ...float64) *Histogram {
-	return &Histogram{bounds: bounds, counts: make([]atomic.Int64, len(bounds)+1)}
-}
-
-// DefaultLatencyBounds spans 100 µs to 10 s.
-var DefaultLatencyBounds = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10}
-
-// Observe records one duration.
-func (h *Histogram) Observe(d time.Duration) {
-	s := d.Seconds()
-	i := 0
-	for i < len(h.bounds) && s > h.bounds[i] {
-		i++
-	}
-	h.counts[i].Add(1)
-	h.sum.Add(int64(d))
-	h.count.Add(1)
-}
-
-// Write prints the histogram as Prometheus text (without HELP/TYPE lines).
-func (h *Histogram) Write(w io.Writer, name string) {
-	var cum int64
-	for i, b := range h.bounds {
-		cum += h.counts[i].Load()
-		fmt.Fprintf(w, "%s_bucket{le=\"%g\"} %d\n", name, b, cum)
-	}
-	cum += h.counts[len(h.bounds)].Load()
-	fmt.Fprintf(w, "%s_bucket{le=\"+Inf\"} %d\n", name, cum)
-	fmt.Fprintf(w, "%s_sum %g\n", name, float64(h.sum.Load())/1e9)
-	fmt.Fprintf(w, "%s_count %d\n", name, h.count.Load())
-}
-
-// Quantile estimates a quantile (0..1) from the buckets (upper bound of the bucket).
-func (h *Histogram) Quantile(q float64) float64 {
-	n := h.count.Load()
-	if n == 0 {
-		return 0
-	}
-	target := int64(math.Ceil(q * float64(n)))
-	var cum int64
-	for i := range h.counts {
-		cum += h.counts[i].Load()
-		if cum >= target {
-			if i < len(h.bounds) {
-				return h.bounds[i]
-			}
-			return math.Inf(1)
-		}
-	}
-	return math.Inf(1)
-}
 
 // Metrics are the tables' counters, shared by all tables of a server.
 type Metrics struct {
@@ -88,14 +23,14 @@ type Metrics struct {
 	StoreErrors atomic.Int64
 	// MoveLatency is from a move's arrival at the table to its broadcast
 	// being queued to every watcher (includes the commit).
-	MoveLatency *Histogram
+	MoveLatency *metrics.Histogram
 	// CommitLatency is the time of one event-log append.
-	CommitLatency *Histogram
+	CommitLatency *metrics.Histogram
 }
 
 // NewMetrics returns zeroed metrics.
 func NewMetrics() *Metrics {
-	return &Metrics{MoveLatency: NewHistogram(DefaultLatencyBounds...), CommitLatency: NewHistogram(DefaultLatencyBounds...)}
+	return &Metrics{MoveLatency: metrics.NewHistogram(metrics.LatencyBounds...), CommitLatency: metrics.NewHistogram(metrics.LatencyBounds...)}
 }
 
 type atomicSummary = atomic.Pointer[Summary]

@@ -79,7 +79,7 @@ func (t *Table) move(sub Subscriber, id json.RawMessage, seat game.Seat, text st
 	t.seats[s].away = false
 	sub.Send(protocol.AppendAck(make([]byte, 0, 48+len(id)+len(t.id)), id, t.id, len(t.log)))
 	t.broadcast()
-	t.cfg.Metrics.MoveLatency.Observe(time.Since(arrived))
+	t.cfg.Metrics.MoveLatency.ObserveDuration(time.Since(arrived))
 	t.advance()
 }
 
@@ -140,7 +140,7 @@ func (t *Table) append(e record.Entry) error {
 	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
 	defer cancel()
 	err := t.cfg.Store.Append(ctx, t.id, len(t.log), e)
-	t.cfg.Metrics.CommitLatency.Observe(time.Since(start))
+	t.cfg.Metrics.CommitLatency.ObserveDuration(time.Since(start))
 	if err != nil {
 		t.cfg.Metrics.StoreErrors.Add(1)
 		if errors.Is(err, store.ErrFenced) {

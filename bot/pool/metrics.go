@@ -1,53 +1,10 @@
 package pool
 
 import (
+	"cardroom/metrics"
 	"fmt"
 	"io"
-	"math"
-	"sync/atomic"
 )
-
-// histogram is a fixed-bucket histogram safe for concurrent use, written in
-// the Prometheus text format. (table.Histogram is the same for durations;
-// the pool cannot import table, which imports the pool.)
-type histogram struct {
-	bounds []float64
-	counts []atomic.Int64
-	sum    atomic.Uint64 // float64 bits, updated by compare-and-swap
-	count  atomic.Int64
-}
-
-func newHistogram(bounds ...float64) *histogram {
-	return &histogram{bounds: bounds, counts: make([]atomic.Int64, len(bounds)+1)}
-}
-
-func (h *histogram) observe(v float64) {
-	i := 0
-	for i < len(h.bounds) && v > h.bounds[i] {
-		i++
-	}
-	h.counts[i].Add(1)
-	h.count.Add(1)
-	for {
-		old := h.sum.Load()
-		if h.sum.CompareAndSwap(old, math.Float64bits(math.Float64frombits(old)+v)) {
-			return
-		}
-	}
-}
-
-func (h *histogram) write(w io.Writer, name, help string) {
-	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name)
-	var cum int64
-	for i, b := range h.bounds {
-		cum += h.counts[i].Load()
-		fmt.Fprintf(w, "%s_bucket{le=\"%g\"} %d\n", name, b, cum)
-	}
-	cum += h.counts[len(h.bounds)].Load()
-	fmt.Fprintf(w, "%s_bucket{le=\"+Inf\"} %d\n", name, cum)
-	fmt.Fprintf(w, "%s_sum %g\n", name, math.Float64frombits(h.sum.Load()))
-	fmt.Fprintf(w, "%s_count %d\n", name, h.count.Load())
-}
 
 // latencyBounds span 1 ms to 10 s: a search is tens of milliseconds, a
 // queue in trouble seconds.
@@ -68,6 +25,11 @@ func (p *Pool) WriteMetrics(w io.Writer) {
 	gauge("cardroom_bot_budget_iterations", "gauge", "Iterations a bot search started now would be granted (0: no budget, bots keep their own).", g.Iterations)
 	gauge("cardroom_bot_budget_level", "gauge", "How many times the full bot budget is halved for a search started now (0: full).", g.Level)
 	gauge("cardroom_bot_reduced_total", "counter", "Bot searches (moves and hints) granted less than the full budget because jobs were waiting.", p.reduced.Load())
-	p.latency.write(w, "cardroom_bot_latency_seconds", "From a bot move or hint entering the pool's queue to its end (wait and search).")
-	p.iterations.write(w, "cardroom_bot_iterations", "Search iterations per bot move or hint (searches only; a rule-based move or a single legal move has none).")
+	writeHistogram(w, p.latency, "cardroom_bot_latency_seconds", "From a bot move or hint entering the pool's queue to its end (wait and search).")
+	writeHistogram(w, p.iterations, "cardroom_bot_iterations", "Search iterations per bot move or hint (searches only; a rule-based move or a single legal move has none).")
+}
+
+func writeHistogram(w io.Writer, h *metrics.Histogram, name, help string) {
+	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name)
+	h.Write(w, name)
 }

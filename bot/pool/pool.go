@@ -16,6 +16,7 @@
 package pool
 
 import (
+	"cardroom/metrics"
 	"context"
 	"errors"
 	"runtime"
@@ -57,8 +58,8 @@ type Pool struct {
 	nice       int
 	niced      atomic.Int64 // workers whose thread's priority was lowered
 	reduced    atomic.Int64
-	latency    *histogram
-	iterations *histogram
+	latency    *metrics.Histogram
+	iterations *metrics.Histogram
 }
 
 // Stats is a snapshot for metrics.
@@ -107,7 +108,7 @@ func NewWith(o Options) *Pool {
 		b = Budget{}
 	}
 	p := &Pool{queue: make([]job, maxQueue), workers: workers, maxQueue: maxQueue, budget: b, nice: min(max(o.Nice, 0), 19),
-		latency: newHistogram(latencyBounds...), iterations: newHistogram(iterationBounds...)}
+		latency: metrics.NewHistogram(latencyBounds...), iterations: metrics.NewHistogram(iterationBounds...)}
 	p.cond = sync.NewCond(&p.mu)
 	p.wg.Add(workers)
 	for range workers {
@@ -174,9 +175,9 @@ func (p *Pool) work() {
 		j.f(ctx)
 		p.running.Add(-1)
 		p.done.Add(1)
-		p.latency.observe(time.Since(j.at).Seconds())
+		p.latency.ObserveDuration(time.Since(j.at))
 		if n, ok := SpentFrom(ctx); ok && n > 0 {
-			p.iterations.observe(float64(n))
+			p.iterations.Observe(float64(n))
 			if g.Level > 0 {
 				p.reduced.Add(1) // a search, not a rule-based move, got less
 			}
