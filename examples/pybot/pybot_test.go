@@ -5,23 +5,17 @@ package pybot
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	_ "cardroom/games/all" // the games of this build, with their bots
+	"cardroom/server/servertest"
 
 	"cardroom/games"
-	"cardroom/server"
-	"cardroom/store"
-	"cardroom/table"
 )
 
 // python returns an interpreter that has websockets, or skips.
@@ -47,22 +41,7 @@ func TestPythonBotPlaysAGame(t *testing.T) {
 	if _, err := games.Lookup("papayoo"); err != nil {
 		t.Skip("papayoo engine not registered")
 	}
-	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := server.New(server.Config{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Table: table.Config{Grace: time.Hour},
-		Accounts: server.AccountsConfig{HashTime: 1, HashMemoryKiB: 256}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Serve(l)
-	defer s.Shutdown(context.Background())
-	base := "http://" + l.Addr().String()
+	s, base := servertest.Start(t)
 	run := func(args ...string) string {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log/slog"
-	"net"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,9 +11,7 @@ import (
 
 	"cardroom/games"
 	"cardroom/protocol"
-	"cardroom/server"
-	"cardroom/store"
-	"cardroom/table"
+	"cardroom/server/servertest"
 )
 
 // TestRandomBotPlaysAGame runs the example bot against a real server as a
@@ -27,22 +22,7 @@ func TestRandomBotPlaysAGame(t *testing.T) {
 	if _, err := games.Lookup("papayoo"); err != nil {
 		t.Skip("papayoo engine not registered yet")
 	}
-	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := server.New(server.Config{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Table: table.Config{Grace: time.Hour},
-		Accounts: server.AccountsConfig{HashTime: 1, HashMemoryKiB: 256}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Serve(l)
-	defer s.Shutdown(context.Background())
-	base := "http://" + l.Addr().String()
+	s, base := servertest.Start(t)
 
 	play := func(c config) string {
 		t.Helper()
