@@ -19,6 +19,7 @@ import (
 	"net/netip"
 	"net/url"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -174,8 +175,12 @@ type Server struct {
 	mu     sync.Mutex
 	tables map[string]*table.Table
 	conns  map[*conn]struct{}
-	// seatIndex: player -> tables where the player holds a seat (unfinished).
-	seatIndex map[string]map[string]bool
+	// seatIndex: player -> tables where the player holds a seat
+	// (unfinished); seatsOf: table -> the players it added to seatIndex,
+	// so that a table that stops forgets its own entries without a walk
+	// over every player of the room.
+	seatIndex map[string][]string
+	seatsOf   map[string][]string
 	// watchers: table -> the connections subscribed to it here.
 	watchers map[string]map[*conn]struct{}
 	nextConn atomic.Uint64
@@ -276,7 +281,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg: cfg, store: cfg.Store, log: cfg.Log, metrics: table.NewMetrics(),
 		tables: map[string]*table.Table{}, conns: map[*conn]struct{}{}, started: time.Now(),
-		seatIndex: map[string]map[string]bool{}, watchers: map[string]map[*conn]struct{}{}, quit: make(chan struct{}),
+		seatIndex: map[string][]string{}, seatsOf: map[string][]string{}, watchers: map[string]map[*conn]struct{}{}, quit: make(chan struct{}),
 		records: newRecordCache(cfg.RecordCache),
 	}
 	s.lobby = newLobby(s)
@@ -411,6 +416,13 @@ func (s *Server) Metrics() *table.Metrics { return s.metrics }
 // Serve serves on l until Shutdown.
 func (s *Server) Serve(l net.Listener) error {
 	s.mu.Lock()
+	if s.closing.Load() {
+		// Shutdown ran first (it found no HTTP server to stop): serve
+		// nothing rather than forever.
+		s.mu.Unlock()
+		l.Close()
+		return nil
+	}
 	// Timeouts and the header limit (guard.go): without them one slow
 	// client holds a connection forever. GET /ws clears the deadlines. The
 	// listener caps the connections per address.
@@ -491,15 +503,11 @@ func (s *Server) indexSeats(sum *table.Summary) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, si := range sum.Seats {
-		if si.Player == "" {
+		if si.Player == "" || slices.Contains(s.seatIndex[si.Player], sum.ID) {
 			continue
 		}
-		m := s.seatIndex[si.Player]
-		if m == nil {
-			m = map[string]bool{}
-			s.seatIndex[si.Player] = m
-		}
-		m[sum.ID] = true
+		s.seatIndex[si.Player] = append(s.seatIndex[si.Player], sum.ID)
+		s.seatsOf[sum.ID] = append(s.seatsOf[sum.ID], si.Player)
 	}
 }
 
@@ -519,14 +527,15 @@ func (s *Server) tableStopped(id string) {
 func (s *Server) unindexSeats(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for p, m := range s.seatIndex {
-		if m[id] {
-			delete(m, id)
-			if len(m) == 0 {
-				delete(s.seatIndex, p)
-			}
+	for _, p := range s.seatsOf[id] {
+		ids := slices.DeleteFunc(s.seatIndex[p], func(x string) bool { return x == id })
+		if len(ids) == 0 {
+			delete(s.seatIndex, p)
+		} else {
+			s.seatIndex[p] = ids
 		}
 	}
+	delete(s.seatsOf, id)
 }
 
 // closeSessionConns closes every WebSocket opened with the session whose

@@ -432,7 +432,7 @@ func (c *conn) welcome() {
 		seats = c.s.storedSeats(c.sess.Player)
 	} else {
 		c.s.mu.Lock()
-		for id := range c.s.seatIndex[c.sess.Player] {
+		for _, id := range c.s.seatIndex[c.sess.Player] {
 			t := c.s.tables[id]
 			if t == nil {
 				continue
