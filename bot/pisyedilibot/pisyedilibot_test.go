@@ -292,3 +292,109 @@ func TestFieldModel(t *testing.T) {
 		})
 	}
 }
+
+// mediumGame plays a 4-player hand by the medium rules from seed and calls
+// at before every move (it stops when at returns false).
+func mediumGame(t *testing.T, seed uint64, at func(s *pisyedili.State) bool) {
+	t.Helper()
+	st, _ := pisyedili.Engine{}.New(game.Options{"players": "4", "hands": "1"})
+	s := st.(*pisyedili.State)
+	r := game.NewRand(seed)
+	var buf []game.Move
+	for step := 0; step < 5000 && !s.Over(); step++ {
+		if s.ChancePending() {
+			s.RollChance(&r)
+			continue
+		}
+		if !at(s) {
+			return
+		}
+		p := s.Turn()
+		buf = s.Legal(p, buf[:0])
+		m := pisyedilibot.Rule(s.View(p), buf, &r, false)
+		if err := s.Apply(p, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// held is how many cards of f seat p holds in s.
+func held(s *pisyedili.State, p game.Seat, f game.Mask) int {
+	h1, h2 := s.HandMasks(p)
+	return (h1 & f).Count() + (h2 & f).Count()
+}
+
+// TestSoftVoidsTrueForMedium: the evidence the hard bot uses is true of
+// the medium rules: in games they play, every soft void of the view holds
+// in the true hands (medium never draws, takes a penalty or ends its turn
+// with a card it could play; pisyedili.VoidKind).
+func TestSoftVoidsTrueForMedium(t *testing.T) {
+	checked := map[pisyedili.VoidKind]int{}
+	for seed := uint64(1); seed <= 30; seed++ {
+		mediumGame(t, seed, func(s *pisyedili.State) bool {
+			for _, vd := range s.View(game.Spectator).(*pisyedili.View).Shown {
+				if !vd.Why.Soft() {
+					continue
+				}
+				checked[vd.Why]++
+				if n := held(s, vd.Seat, vd.Lacks); n > vd.Since {
+					t.Fatalf("seed %d: seat %d holds %d cards of its %s void, received %d since", seed, vd.Seat, n, vd.Why, vd.Since)
+				}
+			}
+			return true
+		})
+	}
+	t.Logf("soft voids checked: %v", checked)
+	if checked[pisyedili.VoidDrew] < 100 || checked[pisyedili.VoidTookPenalty] < 10 {
+		t.Fatalf("too few soft voids checked: %v", checked)
+	}
+}
+
+// TestDomainUsesEvidence: the hard bot's determinizations keep the soft
+// voids (Evidence = 1): at positions of medium games where an opponent
+// drew (Since 0), that opponent is dealt a card it could have played far
+// less often than by the rules' sampler (Evidence = 0), which deals every
+// layout the rules allow. Deterministic seeds.
+func TestDomainUsesEvidence(t *testing.T) {
+	defer func(old float64) { pisyedilibot.Evidence = old }(pisyedilibot.Evidence)
+	broken := map[float64]int{}
+	positions := 0
+	for seed := uint64(1); seed <= 40 && positions < 20; seed++ {
+		mediumGame(t, seed, func(s *pisyedili.State) bool {
+			me := s.Turn()
+			v := s.View(me).(*pisyedili.View)
+			var vd *pisyedili.Void
+			for i := range v.Shown {
+				if w := &v.Shown[i]; w.Seat != me && w.Why == pisyedili.VoidDrew && w.Since == 0 && v.HandSizes[w.Seat] >= 4 {
+					vd = w
+				}
+			}
+			if vd == nil || v.Stage != pisyedili.PhaseNormal {
+				return true
+			}
+			positions++
+			for _, p := range []float64{0, 1} {
+				pisyedilibot.Evidence = p
+				dom := pisyedilibot.NewDomain(v)
+				r := game.NewRand(seed)
+				for k := 0; k < 50; k++ {
+					d, err := dom.(ismcts.Sampler).Sample(&r)
+					if err != nil {
+						t.Fatal(err)
+					}
+					h1, h2 := d.(interface {
+						HandMasks(game.Seat) (game.Mask, game.Mask)
+					}).HandMasks(vd.Seat)
+					if (h1&vd.Lacks).Count()+(h2&vd.Lacks).Count() > vd.Since {
+						broken[p]++
+					}
+				}
+			}
+			return false // one position a game
+		})
+	}
+	t.Logf("%d positions, 50 deals each: the drawer dealt a playable card %d times by the rules' sampler, %d with evidence", positions, broken[0], broken[1])
+	if positions < 10 || broken[0] < positions*50/2 || broken[1]*20 > broken[0] {
+		t.Fatalf("%d positions: broken %d uniform, %d with evidence", positions, broken[0], broken[1])
+	}
+}

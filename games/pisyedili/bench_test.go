@@ -161,3 +161,27 @@ func BenchmarkSample(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSamplerEvidence is BenchmarkSampler with the soft voids kept
+// (UseEvidence(1)); soft/op is the number of soft voids of hidden seats.
+func BenchmarkSamplerEvidence(b *testing.B) {
+	s, r := midHand()
+	v := s.View(0).(*View)
+	z, err := NewSampler(v)
+	if err != nil {
+		b.Fatal(err)
+	}
+	z.UseEvidence(1)
+	n := 0
+	for _, vd := range v.Shown {
+		if vd.Why.Soft() && vd.Seat != 0 {
+			n++
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = z.Sample(&r)
+	}
+	b.ReportMetric(float64(n), "soft")
+}

@@ -286,6 +286,7 @@ func (s *State) applyDeal(hands *[maxSeats][handSize]game.Card, stock *[maxCards
 	s.dir, s.dead, s.openLeft, s.drawn = 1, 0, s.n, game.NoCard
 	s.job = DrawNone
 	s.voids = [maxSeats][2]void{}
+	s.soft = [maxSeats][softSlots]softVoid{}
 }
 
 // applyShuffle makes d (top first) the new stock; the top of the pile stays.

@@ -77,11 +77,15 @@ func (s *State) StockSize() int { return s.stockN }
 // Sampler draws determinizations of one view quickly: it reads the view
 // once, and every Sample deals the hidden cards into a reused State exactly
 // as Engine.Sample would with the same generator (same states, same random
-// numbers consumed), without reading the view again or allocating.
+// numbers consumed), without reading the view again or allocating — unless
+// it is told to take the soft voids as evidence (UseEvidence), which the
+// rules' sampler never does.
 type Sampler struct {
-	base State
-	deal hiddenDeal
-	st   State
+	base     State
+	deal     hiddenDeal
+	st       State
+	evidence float64 // UseEvidence's p
+	hasSoft  bool    // a hidden seat has a soft void
 }
 
 // NewSampler reads v. It returns an error when Engine.Sample would.
@@ -106,6 +110,10 @@ func (z *Sampler) Sample(r *game.Rand) *State {
 	}
 	d := &z.deal
 	elig := d.elig // a copy: dealHidden shuffles it
+	if z.evidence > 0 && z.hasSoft {
+		s.dealEvidence(r, d, elig[:d.ne], z.evidence)
+		return s
+	}
 	s.dealHidden(r, d.unseen, elig[:d.ne], &d.hidden, d.drawnHidden)
 	return s
 }

@@ -237,6 +237,19 @@ func (s *State) fromView(v *View, d *hiddenDeal) error {
 		if vd.Seat < 0 || int(vd.Seat) >= s.n {
 			return fmt.Errorf("pisyedili: Sample: shown void of seat %d", vd.Seat)
 		}
+		if vd.Why.Soft() {
+			// Kept so that the state's view is the view, never dealt by.
+			sl := &s.soft[vd.Seat]
+			i := 0
+			for i < softSlots && sl[i].f != 0 {
+				i++
+			}
+			if i == softSlots || vd.Lacks&deckBits == 0 || vd.Since < 0 {
+				return fmt.Errorf("pisyedili: Sample: bad soft voids of seat %d", vd.Seat)
+			}
+			sl[i] = softVoid{f: vd.Lacks & deckBits, k: int32(vd.Since), why: vd.Why}
+			continue
+		}
 		s.voids[vd.Seat][vd.Why] = void{f: vd.Lacks & deckBits, k: vd.Since}
 	}
 

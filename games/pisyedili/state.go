@@ -122,18 +122,43 @@ type void struct {
 	k int
 }
 
+// softVoid is one slot of State.soft: a soft void of kind why.
+type softVoid struct {
+	f   game.Mask
+	k   int32
+	why VoidKind
+}
+
+// softSlots is how many soft voids a seat keeps: a new one replaces one it
+// implies (a mask inside the new one), else a free slot, else the weakest
+// (the most cards received since).
+const softSlots = 4
+
 // VoidKind is what a shown void comes from (Void.Why).
 type VoidKind uint8
 
-// The void kinds (also the index in State.voids).
+// The void kinds. The first two are hard: the rules made them true, and
+// Engine.Sample deals only hands that keep them (they are also the index
+// in State.voids). The others are soft: a voluntary choice that the rules
+// allow with the cards in hand, so they hold for a player who plays as the
+// rule-based bots do (who never draws, takes a penalty or ends a turn
+// while it can play), not for every player. Engine.Sample ignores them;
+// a bot's sampler may take them as evidence (Sampler.UseEvidence).
 const (
-	VoidOpeningDraw VoidKind = 0 // it drew in the opening round: it held no plain club
-	VoidForcedPass  VoidKind = 1 // a forced pass: it held no playable card
+	VoidOpeningDraw VoidKind = 0 // it drew in the opening round: it held no plain club (§6)
+	VoidForcedPass  VoidKind = 1 // a forced pass: it held no playable card (§7)
+	VoidDrew        VoidKind = 2 // soft: it drew voluntarily while Lacks were playable (§6 special clubs, §7 the cards that match); a pass or the drawn card's play after the draw renews it
+	VoidTookPenalty VoidKind = 3 // soft: it took a chain's penalty while Lacks could have stacked (§8: the 7s or the jokers)
+	VoidEnded       VoidKind = 4 // soft: it ended its turn after an ace while Lacks were playable (§8)
 )
 
-var voidNames = [...]string{"opening_draw", "forced_pass"}
+var voidNames = [...]string{"opening_draw", "forced_pass", "drew", "took_penalty", "ended"}
 
 func (k VoidKind) String() string { return enumName(voidNames[:], int(k)) }
+
+// Soft reports whether k is a soft void kind (a choice, not a rule, made
+// it: see the kinds).
+func (k VoidKind) Soft() bool { return k >= VoidDrew && int(k) < len(voidNames) }
 
 // result is one finished hand (fixed size, so ending a hand allocates nothing).
 type result struct {
@@ -194,6 +219,11 @@ type State struct {
 	// the opening round, so it held no plain club) or VoidForcedPass (a forced
 	// pass: it held no playable card). f == 0: none.
 	voids [maxSeats][2]void
+	// soft voids (public, but inferences about a policy, not the rules):
+	// seat p chose to draw, take a penalty or end its turn while holding none
+	// of soft[p][i].f, if it plays as the rule-based bots do, and has
+	// received soft[p][i].k cards since. f == 0: a free slot.
+	soft [maxSeats][softSlots]softVoid
 
 	hand   int // current hand number (1-based), 0 before the first deal
 	dealer int
@@ -297,6 +327,51 @@ func (s *State) add(p int, c game.Card) {
 	s.hn[p]++
 	s.voids[p][0].k++
 	s.voids[p][1].k++
+	for i := range s.soft[p] {
+		s.soft[p][i].k++
+	}
+}
+
+// note records a soft void of seat p: by its choice (why) it shows, if it
+// plays as the rule-based bots do, that it holds none of f now. Only
+// public facts may go into f (the top card, the active suit and rank, the
+// chain): the soft voids are in every seat's view.
+func (s *State) note(p int, why VoidKind, f game.Mask) {
+	sl := &s.soft[p]
+	j := -1
+	for i := range sl {
+		if sl[i].f != 0 && sl[i].f&^f == 0 { // implied by the new one
+			sl[i] = softVoid{}
+			if j < 0 {
+				j = i
+			}
+		}
+	}
+	for i := 0; j < 0 && i < softSlots; i++ {
+		if sl[i].f == 0 {
+			j = i
+		}
+	}
+	if j < 0 {
+		j = 0
+		for i := 1; i < softSlots; i++ {
+			if sl[i].k > sl[j].k {
+				j = i
+			}
+		}
+	}
+	sl[j] = softVoid{f: f, why: why}
+}
+
+// belied drops the soft voids of seat p that its play of face i belies
+// (it held a card of f and has received none since: it does not play as
+// the rule-based bots do, or not in that case).
+func (s *State) belied(p, i int) {
+	for j := range s.soft[p] {
+		if v := &s.soft[p][j]; v.k == 0 && v.f.Has(i) {
+			*v = softVoid{}
+		}
+	}
 }
 
 func (s *State) remove(p int, c game.Card) {
@@ -636,12 +711,19 @@ func (s *State) apply(p int, m game.Move) {
 		s.dead = 0
 		if s.ph == PhaseOpening {
 			s.voids[p][VoidOpeningDraw] = void{f: plainClubs}
+			s.note(p, VoidDrew, clubsMask&^plainClubs)
 			s.startJob(DrawOpening, p, 1)
 		} else {
+			s.note(p, VoidDrew, s.matchMask())
 			s.startJob(DrawVoluntary, p, 1)
 		}
 		s.run()
 	case OpPenalty:
+		if s.chain == ChainJoker {
+			s.note(p, VoidTookPenalty, jokerBit)
+		} else {
+			s.note(p, VoidTookPenalty, rankMask[7])
+		}
 		n := s.chainCards()
 		s.chain, s.chainK = ChainNone, 0
 		s.dead = 0
@@ -649,6 +731,11 @@ func (s *State) apply(p int, m game.Move) {
 		s.run()
 	case OpPass:
 		if s.ph == PhaseAfterDraw {
+			if !s.cfg.drawUntilPlayable {
+				// The drawn card did not suit either (draw_until_playable:
+				// it did, and was kept).
+				s.note(p, VoidDrew, s.matchMask())
+			}
 			s.dead = 0
 			s.drawn = game.NoCard
 			s.ph = PhaseNormal
@@ -676,6 +763,7 @@ func (s *State) apply(p int, m game.Move) {
 		}
 		s.turn, s.why = s.step(p, 1), ReasonNext
 	case OpEnd:
+		s.note(p, VoidEnded, s.matchMask())
 		s.dead = 0
 		s.ph = PhaseNormal
 		s.turn, s.why = s.step(p, 1), ReasonNext
@@ -683,6 +771,12 @@ func (s *State) apply(p int, m game.Move) {
 }
 
 func (s *State) play(p int, c game.Card, a uint8) {
+	s.belied(p, idx(c))
+	if s.ph == PhaseAfterDraw && !s.cfg.playAnyAfterDraw {
+		// It played the card it drew (the only one it may play, so every
+		// seat knows which), and holds what it held before the draw.
+		s.note(p, VoidDrew, s.matchMask())
+	}
 	s.remove(p, c)
 	s.pile[s.pileN] = c
 	s.pileN++
@@ -915,6 +1009,7 @@ func (s *State) score() {
 	}
 	s.hasCur = true
 	s.voids = [maxSeats][2]void{}
+	s.soft = [maxSeats][softSlots]softVoid{}
 	s.h1, s.h2, s.hn = [maxSeats]game.Mask{}, [maxSeats]game.Mask{}, [maxSeats]int{}
 	s.stockN, s.pileN = 0, 0
 	s.pool1, s.pool2 = 0, 0

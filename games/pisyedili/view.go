@@ -128,9 +128,14 @@ func (c Cards) String() string { return strings.Join(c.Strings(), " ") }
 // Lacks (a forced pass: no playable card; a draw in the opening round: no
 // plain club), and it has received Since cards since then, so it holds at
 // most Since of them now. Shown only while Since is below the hand size.
+// The soft kinds (VoidKind.Soft: drew, took_penalty, ended) say the same
+// of a seat that plays as the rule-based bots do: it chose to draw, take a
+// penalty or end its turn although the rules let it play any of Lacks it
+// held, which such a player does only when it holds none. They come after
+// the seat's hard voids, at most softSlots of them a seat.
 type Void struct {
 	Seat  game.Seat
-	Why   VoidKind  // forced_pass or opening_draw
+	Why   VoidKind  // forced_pass, opening_draw; soft: drew, took_penalty, ended
 	Lacks game.Mask // faces, over the standard deck indices
 	Since int
 }
@@ -242,6 +247,11 @@ func (s *State) View(obs game.Seat) game.View {
 			for w, vd := range s.voids[p] {
 				if vd.f != 0 && vd.k < s.hn[p] {
 					v.Shown = append(v.Shown, Void{Seat: game.Seat(p), Why: VoidKind(w), Lacks: vd.f, Since: vd.k})
+				}
+			}
+			for _, vd := range s.soft[p] {
+				if vd.f != 0 && int(vd.k) < s.hn[p] {
+					v.Shown = append(v.Shown, Void{Seat: game.Seat(p), Why: vd.why, Lacks: vd.f, Since: int(vd.k)})
 				}
 			}
 		}
