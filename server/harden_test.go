@@ -118,7 +118,12 @@ func TestNeverReadingSocketDropped(t *testing.T) {
 	needGame(t, "papayoo")
 	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000,
 		WriteTimeout: time.Second, PingInterval: time.Second, OutQueueBytes: 256 << 10,
-		Table: table.Config{BotDelay: 0}})
+		// Bots a little slower than the CPU allows (at most 500 moves a
+		// second): the never-reading sockets still fill their 256 KiB in
+		// well under a second, and the reading client, on a loaded machine
+		// too, keeps up (with no pause it could fall behind and be dropped
+		// as well).
+		Table: table.Config{BotDelay: 2 * time.Millisecond}})
 	owner := newSession(t, ts.url, "owner")
 	var sum struct {
 		ID string `json:"id"`
