@@ -241,24 +241,18 @@ type node struct {
 }
 
 type worker struct {
-	e       game.Engine
-	v       game.View
-	dom     Domain
-	cands   []game.Move
-	cfg     Config
-	rng     game.Rand
-	nodes   []node
-	path    []int32
-	legal   []game.Move
-	seats   []game.Seat
-	tried   []bool
-	compat  []int32
+	e     game.Engine
+	v     game.View
+	dom   Domain
+	cands []game.Move
+	cfg   Config
+	rng   game.Rand
+	*workerBufs
 	rewards []float64
 	iters   int
 	err     error
 	wide    Wider
 	samp    Sampler
-	bufs    *workerBufs
 }
 
 // workerBufs are a worker's growing buffers, kept from one search to the
@@ -283,16 +277,15 @@ var bufPool = sync.Pool{New: func() any { return &workerBufs{nodes: make([]node,
 // release gives the worker's buffers back to the pool; the worker is not
 // used after it.
 func (w *worker) release() {
-	b := w.bufs
+	b := w.workerBufs
 	if b == nil {
 		return
 	}
-	w.bufs = nil
-	if cap(w.nodes) > maxPooledNodes {
+	w.workerBufs = nil
+	if cap(b.nodes) > maxPooledNodes {
 		return // an unusually large tree: let it go
 	}
-	b.nodes, b.path, b.legal, b.seats, b.tried, b.compat = w.nodes[:0], w.path[:0], w.legal[:0], w.seats[:0], w.tried[:0], w.compat[:0]
-	w.nodes = nil
+	b.nodes, b.path, b.legal, b.seats, b.tried, b.compat = b.nodes[:0], b.path[:0], b.legal[:0], b.seats[:0], b.tried[:0], b.compat[:0]
 	bufPool.Put(b)
 }
 
@@ -315,9 +308,8 @@ func newWorker(e game.Engine, v game.View, dom Domain, cands []game.Move, cfg Co
 	w := &worker{e: e, v: v, dom: dom, cands: cands, cfg: cfg, rng: game.NewRand(seed), rewards: make([]float64, nseats)}
 	w.wide, _ = dom.(Wider)
 	w.samp, _ = dom.(Sampler)
-	w.bufs = bufPool.Get().(*workerBufs)
-	b := w.bufs
-	w.nodes, w.path, w.legal, w.seats, w.tried, w.compat = append(b.nodes[:0], node{first: -1, next: -1, seat: v.Observer()}), b.path[:0], b.legal[:0], b.seats[:0], b.tried[:0], b.compat[:0]
+	w.workerBufs = bufPool.Get().(*workerBufs)
+	w.nodes = append(w.nodes[:0], node{first: -1, next: -1, seat: v.Observer()})
 	// Root children: one per candidate, in order.
 	prev := int32(-1)
 	for i, m := range cands {
