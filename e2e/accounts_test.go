@@ -24,15 +24,8 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 	if err != nil || !strings.HasPrefix(player, "p_") {
 		t.Fatalf("guest player id: %q, %v", player, err)
 	}
-	a.must(15*time.Second, "claim the name",
-		chromedp.Click(tid("account-link")),
-		chromedp.WaitVisible(tid("claim-form")),
-		chromedp.SendKeys(tid("claim-password"), "open sesame"),
-		chromedp.SendKeys(tid("claim-password2"), "open sesame"),
-		chromedp.Click(tid("claim-submit")),
-		chromedp.WaitVisible(tid("account-info")),
-		chromedp.WaitVisible(tid("session-current")),
-	)
+	a.claimName("open sesame", tid("account-info"))
+	a.must(5*time.Second, "the current session", chromedp.WaitVisible(tid("session-current")))
 	a.screenshot("account-claimed")
 	a.must(15*time.Second, "log out",
 		chromedp.Click(tid("logout")),
@@ -86,6 +79,20 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 		t.Errorf("wrong password: error %q, want bad_credentials", code)
 	}
 	e.checkJS()
+}
+
+// claimName claims the guest's name with password from the account page
+// (the form asks for it twice), then waits for what the claimed account
+// shows, until shows is visible.
+func (b *tab) claimName(password string, shows chromedp.CSS) {
+	b.must(15*time.Second, "claim the name",
+		chromedp.Click(tid("account-link")),
+		chromedp.WaitVisible(tid("claim-form")),
+		chromedp.SendKeys(tid("claim-password"), password),
+		chromedp.SendKeys(tid("claim-password2"), password),
+		chromedp.Click(tid("claim-submit")),
+		chromedp.WaitVisible(shows),
+	)
 }
 
 // loginAccount logs in to an account with the login form.
@@ -155,14 +162,7 @@ func TestBotAccountPage(t *testing.T) {
 	a := e.tab("robo")
 	a.login("Robo")
 	player, _ := eval[string](a, `window.cardroom.me.player`)
-	a.must(15*time.Second, "claim the name",
-		chromedp.Click(tid("account-link")),
-		chromedp.WaitVisible(tid("claim-form")),
-		chromedp.SendKeys(tid("claim-password"), "beep boop beep"),
-		chromedp.SendKeys(tid("claim-password2"), "beep boop beep"),
-		chromedp.Click(tid("claim-submit")),
-		chromedp.WaitVisible(`[data-testid=bot-panel][data-bot="0"]`),
-	)
+	a.claimName("beep boop beep", `[data-testid=bot-panel][data-bot="0"]`)
 	// The confirmation is answered yes (the page asks before a change for good).
 	if _, err := eval[bool](a, `(window.confirm = () => true, true)`); err != nil {
 		t.Fatal(err)

@@ -128,13 +128,8 @@ func TestLobbyRated(t *testing.T) {
 	// Anna claims her name, then creates a rated table from the form.
 	a := e.tab("anna")
 	a.login("Anna")
-	a.must(15*time.Second, "claim the name",
-		chromedp.Click(tid("account-link")),
-		chromedp.WaitVisible(tid("claim-form")),
-		chromedp.SendKeys(tid("claim-password"), "open sesame"),
-		chromedp.SendKeys(tid("claim-password2"), "open sesame"),
-		chromedp.Click(tid("claim-submit")),
-		chromedp.WaitVisible(tid("account-info")),
+	a.claimName("open sesame", tid("account-info"))
+	a.must(15*time.Second, "open the rated form",
 		chromedp.Navigate(e.base+"/#/"),
 		chromedp.WaitVisible(tid("create-form")),
 		chromedp.Click(tid("create-game-papayoo")),

@@ -3,7 +3,6 @@ package papayoobot_test
 import (
 	"context"
 	"reflect"
-	"strconv"
 	"testing"
 
 	"cardroom/bot/ismcts"
@@ -22,42 +21,26 @@ type plainDomain struct{ ismcts.Domain }
 func TestSearchSameWithSampler(t *testing.T) {
 	e := papayoo.Engine{}
 	checked := 0
-	for _, n := range []int{3, 4, 6} {
-		st, err := e.New(game.Options{"players": strconv.Itoa(n), "rounds": "1"})
+	randomGames(t, []int{3, 4, 6}, nil, false, func(n, step int, st game.State, s game.Seat, _ []game.Move) {
+		if step%7 != 0 {
+			return
+		}
+		v := st.View(s)
+		cfg := ismcts.Config{Iterations: 200, Workers: 1, Seed: uint64(step)}
+		papayoobot.Configure(&cfg)
+		with, err := ismcts.Search(context.Background(), e, v, func() ismcts.Domain { return papayoobot.NewDomain(v) }, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := game.NewRand(uint64(n))
-		for step := 0; !st.Over(); step++ {
-			if st.ChancePending() {
-				st.RollChance(&r)
-				continue
-			}
-			seats := st.ToAct(nil)
-			s := seats[0]
-			if step%7 == 0 {
-				v := st.View(s)
-				cfg := ismcts.Config{Iterations: 200, Workers: 1, Seed: uint64(step)}
-				papayoobot.Configure(&cfg)
-				with, err := ismcts.Search(context.Background(), e, v, func() ismcts.Domain { return papayoobot.NewDomain(v) }, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				without, err := ismcts.Search(context.Background(), e, v, func() ismcts.Domain { return plainDomain{papayoobot.NewDomain(v)} }, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !reflect.DeepEqual(with.Moves, without.Moves) {
-					t.Fatalf("%d players, step %d: with the Sampler %v, without %v", n, step, with.Moves, without.Moves)
-				}
-				checked++
-			}
-			legal := st.Legal(s, nil)
-			if err := st.Apply(s, legal[r.IntN(len(legal))]); err != nil {
-				t.Fatal(err)
-			}
+		without, err := ismcts.Search(context.Background(), e, v, func() ismcts.Domain { return plainDomain{papayoobot.NewDomain(v)} }, cfg)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
+		if !reflect.DeepEqual(with.Moves, without.Moves) {
+			t.Fatalf("%d players, step %d: with the Sampler %v, without %v", n, step, with.Moves, without.Moves)
+		}
+		checked++
+	})
 	if checked < 10 {
 		t.Errorf("only %d searches compared", checked)
 	}
