@@ -62,8 +62,9 @@ const HandsLevel = "ceiling-hands"
 func IsLevel(level string) bool { return level == Level || level == HandsLevel }
 
 // StockShuffler is a State whose hidden stock can be put in a random order
-// without changing anything a view shows (pisyedili.State). HandsLevel
-// plays only games whose states implement it.
+// without changing anything a view shows (pisyedili.State, rum500.State;
+// Papayoo has no stock, so its plain ceiling already sees hands only).
+// HandsLevel plays only games whose states implement it.
 type StockShuffler interface {
 	ShuffleStock(r *game.Rand)
 }

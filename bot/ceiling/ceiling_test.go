@@ -230,7 +230,13 @@ func TestNewLevel(t *testing.T) {
 // of them differ from the truth (in what no view shows: the stock's
 // order). The plain ceiling's determinization is the truth itself.
 func TestHandsSeesHandsNotStock(t *testing.T) {
-	st := dealt(t, "pisyedili", 7)
+	for _, name := range []string{"pisyedili", "rum500"} {
+		t.Run(name, func(t *testing.T) { handsSeesHandsNotStock(t, name) })
+	}
+}
+
+func handsSeesHandsNotStock(t *testing.T, name string) {
+	st := dealt(t, name, 7)
 	r := game.NewRand(7)
 	views := func(st game.State) string {
 		var sb strings.Builder
