@@ -142,3 +142,29 @@ export function cardSVG(card, opts = {}) {
   }
   return svg;
 }
+
+// suitIcon draws a suit symbol as an inline SVG.
+export function suitIcon(s, size = 18) {
+  const svg = document.createElementNS(NS, 'svg');
+  svg.setAttribute('viewBox', '0 0 100 100');
+  svg.setAttribute('width', size);
+  svg.setAttribute('height', size);
+  svg.setAttribute('aria-hidden', 'true');
+  svg.style.verticalAlign = 'middle';
+  const p = document.createElementNS(NS, 'path');
+  p.setAttribute('d', SUIT_PATH[s] || '');
+  p.setAttribute('fill', SUIT_COLOR[s] || '#333');
+  svg.appendChild(p);
+  return svg;
+}
+
+export function suitOf(c) { return c === 'JK' ? '' : parseCard(c).suit; }
+export function rankOf(c) { return c === 'JK' ? 'JK' : parseCard(c).rank; }
+
+// sameCards compares two card lists as multisets.
+export function sameCards(a, b) {
+  if (a.length !== b.length) return false;
+  const x = [...a].sort().join(' ');
+  const y = [...b].sort().join(' ');
+  return x === y;
+}

@@ -3,7 +3,7 @@
 // them in the player's language, newest at the bottom.
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { seatName } from './util.js';
+import { seatName } from './pieces.js';
 import { game } from './games.js';
 
 // MAX_ENTRIES bounds what a client keeps of one table's history: a server

@@ -6,7 +6,7 @@ import { h } from './dom.js';
 import { t } from './i18n.js';
 import { api } from './net.js';
 import { onRoute } from './app.js';
-import { seatName } from './util.js';
+import { seatName } from './pieces.js';
 import { ratedPlayer } from './rated.js';
 
 // POLL_MS and POLL_TRIES bound the polling: about 12 s in all, then what

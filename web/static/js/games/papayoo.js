@@ -1,8 +1,8 @@
 // Papayoo: the table, the score sheet and the moves in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, suitIcon, suitOf, seatName } from '../util.js';
-import { sortCards } from '../cards.js';
+import { cardEl, seatName } from '../pieces.js';
+import { sortCards, suitIcon, suitOf } from '../cards.js';
 import { register } from '../games.js';
 
 // The seven that is the Papayoo this round is drawn marked.

@@ -1,8 +1,8 @@
 // Pis Yedili: the table, the score sheet and the moves in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, seatName, suitIcon, rankOf, flipEl } from '../util.js';
-import { sortCards } from '../cards.js';
+import { cardEl, seatName, flipEl } from '../pieces.js';
+import { sortCards, suitIcon, rankOf } from '../cards.js';
 import { register } from '../games.js';
 
 // The pending chain (docs/games/pisyedili.md): kind, count k, and the cards

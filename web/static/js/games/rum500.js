@@ -8,8 +8,8 @@
 // player then picks one of them, said in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, seatName, sameCards, suitIcon, flipEl } from '../util.js';
-import { sortCards, SUIT_COLOR } from '../cards.js';
+import { cardEl, seatName, flipEl } from '../pieces.js';
+import { sortCards, SUIT_COLOR, sameCards, suitIcon } from '../cards.js';
 import { register } from '../games.js';
 
 // The view (docs/games/rum500.md): pile bottom → top, stock a size, melds

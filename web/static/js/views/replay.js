@@ -12,7 +12,7 @@
 import { h, replace, morph, flipRects, flip } from '../dom.js';
 import { t } from '../i18n.js';
 import { api } from '../net.js';
-import { seatName } from '../util.js';
+import { seatName } from '../pieces.js';
 import { app, tableData, showError, backLinks, onRoute } from '../app.js';
 import { game, gameTitle, describeMove } from '../games.js';
 import { optionsText } from '../options.js';

@@ -4,7 +4,7 @@
 // patched in place (dom.js morph), so cards move instead of flickering.
 import { h, replace, morph, flipRects, flip, finishAll } from '../dom.js';
 import { t, renderRich } from '../i18n.js';
-import { seatName, cardEl } from '../util.js';
+import { seatName, cardEl } from '../pieces.js';
 import { app, send, go, onRoute, tableData, mainState, levels, joinTable, toast } from '../app.js';
 import { game, gameTitle, helpText, describeMove } from '../games.js';
 import { mergeHistory, historyPanel, keepScrolled, describeEntry } from '../history.js';
