@@ -33,6 +33,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"cardroom/bot"
 	"cardroom/bot/ceiling"
@@ -507,6 +508,16 @@ func tQuantile(df int) float64 {
 	return 1.960
 }
 
+// nameWidth is the width of the reports' first column: 14, or the longest
+// seat name ("ceiling-hands:4000"), so that the columns stay aligned.
+func nameWidth(names []string) int {
+	w := 14
+	for _, n := range names {
+		w = max(w, utf8.RuneCountInString(n))
+	}
+	return w
+}
+
 // Print writes the report for people.
 func (rep *Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "game %s (%s), seats %s, %d deals × %d rotations = %d games, %s\n",
@@ -516,9 +527,14 @@ func (rep *Report) Print(w io.Writer) {
 		better = "higher is better"
 	}
 	fmt.Fprintf(w, "\nper bot (mean per deal, 95%% CI over %d deals):\n", rep.Deals)
-	fmt.Fprintf(w, "  %-14s %5s  %-30s %-26s %-26s\n", "bot", "seats", "points/round ("+better+")", "rounds won", "games won")
+	names := make([]string, len(rep.Bots))
+	for i, b := range rep.Bots {
+		names[i] = b.Bot
+	}
+	nw := nameWidth(names)
+	fmt.Fprintf(w, "  %-*s %5s  %-30s %-26s %-26s\n", nw, "bot", "seats", "points/round ("+better+")", "rounds won", "games won")
 	for _, b := range rep.Bots {
-		fmt.Fprintf(w, "  %-14s %5d  %-30s %-26s %-26s\n", b.Bot, b.Seats, fmtStat(b.Points, 1), fmtPct(b.RoundWins), fmtPct(b.GameWins))
+		fmt.Fprintf(w, "  %-*s %5d  %-30s %-26s %-26s\n", nw, b.Bot, b.Seats, fmtStat(b.Points, 1), fmtPct(b.RoundWins), fmtPct(b.GameWins))
 	}
 	if len(rep.Pairs) > 0 {
 		fmt.Fprintf(w, "\npaired differences A − B (same deals, same seats):\n")

@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"cardroom/bot"
@@ -191,6 +192,32 @@ func TestCeilingHandsPlays(t *testing.T) {
 			if len(g.Rounds) != 1 {
 				t.Errorf("%s: rotation %d scored %d hands", tc.game, g.Rotation, len(g.Rounds))
 			}
+		}
+	}
+}
+
+// TestGapPrintAligned: a seat name longer than the first column
+// ("ceiling-hands:4000") widens the column for every row, so the values
+// stay under their heading.
+func TestGapPrintAligned(t *testing.T) {
+	st := Stat{Mean: 1, Lo: 0.5, Hi: 1.5, N: 3}
+	gr := &GapReport{Game: "pisyedili", Subjects: []string{"medium", "hard:4000", "ceiling-hands:4000"}, Deals: 3,
+		Rows: []GapRow{{Metric: "rounds", Value: []Stat{st, st, st}, Diff: []Stat{st, st, st}, Closed: []Stat{{}, st, {}}}}}
+	var b strings.Builder
+	gr.Print(&b)
+	var cols []int
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "  ") {
+			f := strings.Fields(line)
+			cols = append(cols, strings.Index(line[2+len(f[0]):], f[1])+2+len(f[0]))
+		}
+	}
+	if len(cols) != 4 {
+		t.Fatalf("%d table lines, want 4:\n%s", len(cols), b.String())
+	}
+	for _, c := range cols[1:] {
+		if c != cols[0] {
+			t.Fatalf("the second column starts at %v, not at one place:\n%s", cols, b.String())
 		}
 	}
 }

@@ -170,9 +170,10 @@ func (gr *GapReport) Print(w io.Writer) {
 	fmt.Fprintf(w, "gap: game %s (%s), %d deals; each of %s in one seat against %s in the others (rotated)\n",
 		gr.Game, gr.Options, gr.Deals, strings.Join(gr.Subjects, ", "), gr.Field)
 	top := len(gr.Subjects) - 1
+	nw := nameWidth(gr.Subjects)
 	for _, row := range gr.Rows {
 		fmt.Fprintf(w, "\n%s (per deal, 95%% CI):\n", row.Metric)
-		fmt.Fprintf(w, "  %-14s %-30s %-30s %-30s\n", "bot", "value", "− "+gr.Subjects[0]+" (paired)", "gap closed")
+		fmt.Fprintf(w, "  %-*s %-30s %-30s %-30s\n", nw, "bot", "value", "− "+gr.Subjects[0]+" (paired)", "gap closed")
 		format := fmtPct
 		if row.Metric == Points.String() {
 			format = func(s Stat) string { return fmtStat(s, 1) }
@@ -182,7 +183,7 @@ func (gr *GapReport) Print(w io.Writer) {
 			if c := row.Closed[i]; c.N > 0 && i > 0 && i < top {
 				closed = fmt.Sprintf("%.0f%% [%.0f, %.0f]", 100*c.Mean, 100*c.Lo, 100*c.Hi)
 			}
-			fmt.Fprintf(w, "  %-14s %-30s %-30s %-30s\n", s, format(row.Value[i]), format(row.Diff[i]), closed)
+			fmt.Fprintf(w, "  %-*s %-30s %-30s %-30s\n", nw, s, format(row.Value[i]), format(row.Diff[i]), closed)
 		}
 	}
 }
