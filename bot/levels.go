@@ -142,6 +142,8 @@ func (b *Hard) search(ctx context.Context, e game.Engine, v game.View) (*ismcts.
 		// move is as reproducible as with a fixed budget.
 		c.Iterations, c.Duration = g.Iterations, 0
 	}
+	// On a pool the tables' goroutines come first (ismcts.Config.Yield).
+	c.Yield = pool.Shared(ctx)
 	if k, ok := kitFor(e.Name()); ok && k.Domain != nil {
 		dom = func() ismcts.Domain { return k.Domain(v) }
 		if k.Search != nil {

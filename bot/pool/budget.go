@@ -80,6 +80,14 @@ func WithGrant(ctx context.Context, g Grant) context.Context {
 	return context.WithValue(ctx, ticketKey{}, &ticket{grant: g})
 }
 
+// Shared reports whether ctx is a pool job's (or carries WithGrant's
+// ticket): the job shares the cores with the room, so a search in it gives
+// way to the tables' goroutines (ismcts.Config.Yield), budget or none.
+func Shared(ctx context.Context) bool {
+	_, ok := ctx.Value(ticketKey{}).(*ticket)
+	return ok
+}
+
 // GrantFrom returns the grant of the job running with ctx, if it has one
 // (a pool without a budget gives none).
 func GrantFrom(ctx context.Context) (Grant, bool) {

@@ -149,18 +149,26 @@ func TestBudgetShrinksAndRecovers(t *testing.T) {
 }
 
 // TestNoBudgetNoGrant: a pool without a budget gives its jobs no grant (the
-// bots keep their own budget) but still counts what they report.
+// bots keep their own budget) but still counts what they report, and its
+// jobs are still Shared (a search in them gives way to the room).
 func TestNoBudgetNoGrant(t *testing.T) {
 	p := New(1, 4)
-	got := make(chan bool, 1)
+	got := make(chan bool, 2)
 	p.Submit(context.Background(), func(ctx context.Context) {
 		_, ok := GrantFrom(ctx)
 		got <- ok
+		got <- Shared(ctx)
 		Spent(ctx, 300)
 	})
 	p.Close()
 	if <-got {
 		t.Error("a pool without a budget granted one")
+	}
+	if !<-got {
+		t.Error("a pool's job is not Shared")
+	}
+	if Shared(context.Background()) {
+		t.Error("a context of no pool is Shared")
 	}
 	var b strings.Builder
 	p.WriteMetrics(&b)
