@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 
 	"cardroom/bot/ismcts"
@@ -450,6 +451,10 @@ func (ev *evaluation) run(n int) error {
 			ev.good[c][i] = v
 		}
 		ev.i++
+		// A chunk is tens of milliseconds on a server's bot pool: between
+		// samples the tables' goroutines may have the thread (as
+		// ismcts.Config.Yield gives it up in a search).
+		runtime.Gosched()
 	}
 	return nil
 }

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"cardroom/bot"
@@ -425,5 +427,42 @@ func TestStandInMovesAreNotThePlayers(t *testing.T) {
 		if _, err := Analyse(context.Background(), e, rec, 0, Config{StandIn: bad}); err == nil {
 			t.Errorf("stand-in marks %v: no error", bad)
 		}
+	}
+}
+
+// TestChunkGivesWay: with one thread for goroutines, an analysis chunk
+// gives it up after every sample, so a goroutine that wants it runs about
+// once a sample: a chunk on a server's bot pool (tens of milliseconds)
+// does not hold up the tables' goroutines until the runtime preempts it.
+func TestChunkGivesWay(t *testing.T) {
+	e, rec := load(t, "testdata/papayoo-blunder.rec")
+	j, err := Prepare(e, rec, 0, Config{Seed: 1, Budget: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var ran atomic.Int64
+	var stop atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for !stop.Load() {
+			ran.Add(1)
+			runtime.Gosched()
+		}
+	}()
+	runtime.Gosched() // the other goroutine starts
+	before := ran.Load()
+	chunks := 0
+	for ; chunks < 3 && !j.Done(); chunks++ {
+		if err := j.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	during := ran.Load() - before
+	stop.Store(true)
+	<-done
+	if want := int64(chunks * ChunkSamples / 4); chunks == 0 || during < want {
+		t.Errorf("the other goroutine ran %d times during %d chunks, want at least %d", during, chunks, want)
 	}
 }
