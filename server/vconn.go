@@ -64,7 +64,7 @@ func (v *vsock) SetWriteDeadline(time.Time) error { return nil }
 func (s *Server) newVirtualConn(k vkey, sess store.Session) *conn {
 	return &conn{s: s, ws: &vsock{cl: s.cl, subject: s.cl.bus.Sub.Conn(k.node, k.id)}, sess: sess, virtual: true, id: k.id,
 		done: make(chan struct{}), finished: make(chan struct{}),
-		watching: map[string]*table.Table{}, tokens: s.cfg.Burst, last: time.Now()}
+		tokens: s.cfg.Burst, last: time.Now()}
 }
 
 // enqueue queues a relayed command; false: the queue is full.
@@ -86,7 +86,7 @@ func (c *conn) enqueue(raw []byte) bool {
 
 // inboxRun handles the queued relayed commands in order, as a local
 // connection's reader would, and ends when the queue is empty. The
-// watching map is only touched here and in cleanup, after the connection
+// watching set is only touched here and in cleanup, after the connection
 // ended; one inboxRun at a time.
 func (c *conn) inboxRun() {
 	ctx := context.Background()

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -58,7 +59,6 @@ type conn struct {
 
 	mu       sync.Mutex
 	queue    [][]byte // waiting for the writer
-	spare    [][]byte // the writer's last batch, reused for the next queue
 	bytes    int      // their total size
 	closed   bool     // dropped: Send refuses
 	flushing bool     // a writer goroutine is running
@@ -71,8 +71,9 @@ type conn struct {
 	inbox     [][]byte
 	inRunning bool
 
-	// Owned by the reader goroutine:
-	watching map[string]*table.Table
+	// Owned by the connection's reader (read: one goroutine at a time,
+	// each started by the last):
+	watching watchSet
 	relayed  map[string]string // table → the owner its messages were last relayed to (cluster.go)
 	tokens   float64
 	last     time.Time
@@ -93,6 +94,9 @@ func (c *conn) Send(b []byte) bool {
 		c.s.slowKicks.Add(1)
 		c.drop(wsconn.StatusPolicyViolation, "too slow: outgoing queue full")
 		return false
+	}
+	if c.queue == nil {
+		c.queue = make([][]byte, 0, 4) // a move's state and its ack, with room
 	}
 	c.queue = append(c.queue, b)
 	c.bytes += len(b)
@@ -123,6 +127,9 @@ func (c *conn) take() [][]byte {
 // previous batch's array for the new queue, or nil and the writer's end
 // (flushing false) when there is nothing to write. finish reports that
 // the connection was killed meanwhile and the writer must close it.
+//
+// An ending writer keeps no array: the next Send makes one. Arrays are
+// reused within a burst, where they pay; an idle socket holds none.
 func (c *conn) next(done [][]byte) (q [][]byte, finish bool) {
 	clear(done)
 	c.mu.Lock()
@@ -130,15 +137,11 @@ func (c *conn) next(done [][]byte) (q [][]byte, finish bool) {
 	if len(q) == 0 {
 		c.flushing = c.ending // an ending connection keeps its writer to close it
 		finish = c.ending
-		c.spare = done[:0]
+		c.queue = nil
 		c.mu.Unlock()
 		return nil, finish
 	}
-	c.queue = done[:0]
-	if c.queue == nil {
-		c.queue = c.spare
-		c.spare = nil
-	}
+	c.queue = done[:0] // nil for the first batch: Send makes an array
 	n := c.bytes
 	c.bytes = 0
 	c.mu.Unlock()
@@ -213,39 +216,36 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	}
 	c := &conn{s: s, ws: ws, sess: sess, id: s.connID(), done: make(chan struct{}), finished: make(chan struct{}),
 		nextPing: time.Now().Add(s.cfg.PingInterval).UnixNano(),
-		watching: map[string]*table.Table{}, tokens: s.cfg.Burst, last: time.Now()}
+		tokens:   s.cfg.Burst, last: time.Now()}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
 	s.connections.Add(1)
 	s.log.Debug("ws connect", "player", sess.Player, "addr", s.guard.clientAddr(r))
-	// The connection lives on a goroutine of its own and the handler
+	// The welcome is built here, on the handler's goroutine, which ends:
+	// a waiting reader has never run deep code (see read).
+	c.welcome()
+	// The connection lives on goroutines of its own and the handler
 	// returns (the socket is hijacked): the handler's stack grew deep in
 	// the upgrade (the session's lookup in SQLite, the middleware) and would
 	// stay that size under every idle reader.
-	go c.serve(ws)
+	go c.read(ws)
 }
 
-// serve runs the connection: the welcome, then the reader until the peer
-// goes or the connection is killed, then the cleanup.
-func (c *conn) serve(ws *wsconn.Conn) {
-	s, sess := c.s, c.sess
-	defer func() {
-		c.cleanup()
-		s.lobby.subscribe(c, false)
-		if s.cl != nil {
-			s.cl.unrelay(c) // cluster.go
-		}
-		s.mu.Lock()
-		delete(s.conns, c)
-		s.mu.Unlock()
-		s.connections.Add(-1)
-		s.log.Debug("ws disconnect", "player", sess.Player, "why", c.why)
-	}()
-	c.welcome()
-	c.reader(ws)
-	c.kill(wsconn.StatusNormalClosure, "")
-	<-c.finished
+// ended is the end of the connection's last reader (read): it leaves its
+// tables, the lobby and the server.
+func (c *conn) ended() {
+	s := c.s
+	c.cleanup()
+	s.lobby.subscribe(c, false)
+	if s.cl != nil {
+		s.cl.unrelay(c) // cluster.go
+	}
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.mu.Unlock()
+	s.connections.Add(-1)
+	s.log.Debug("ws disconnect", "player", c.sess.Player, "why", c.why)
 }
 
 // cleanup ends a connection's table subscriptions, once it has ended.
@@ -502,22 +502,55 @@ func (c *conn) allow() bool {
 
 var bufPool = sync.Pool{New: func() any { b := make([]byte, MaxMessage+1); return &b }}
 
-func (c *conn) reader(ws *wsconn.Conn) {
-	ctx := context.Background()
-	for {
-		typ, err := ws.Next()
-		if err != nil {
-			return
-		}
-		// The buffer is taken only once a message has come: an idle
-		// socket holds none.
-		bp := bufPool.Get().(*[]byte)
-		ok := c.readOne(ctx, ws, typ, *bp)
-		bufPool.Put(bp)
-		if !ok {
-			return
-		}
+// read waits for the socket's next message, reads and handles it, and
+// goes on reading on a new goroutine, until the peer goes or the
+// connection is killed; the last one cleans up (ended).
+//
+// A goroutine's stack grows to its deepest call and keeps that size while
+// it is parked: the runtime halves a stack only when less than a quarter
+// of it is in use, which a parked reader's never is once it has 4 KiB.
+// Handling a message (JSON, a table's command, a session's lookup) is
+// several times deeper than waiting for one, so a reader that looped kept
+// 4–8 KiB under every idle socket. Each message's handling ends its
+// goroutine instead, and the next wait is on a fresh goroutine that has
+// only waited: 2 KiB, the least the runtime gives, when that is its
+// starting size (docs/server.md, "Figures after the memory work"), for
+// the cost of starting a goroutine a message, a fraction of a
+// microsecond.
+func (c *conn) read(ws *wsconn.Conn) {
+	// Waiting goes through Wait, not Next, and this frame holds nothing:
+	// the waiting stack is as shallow as it can be. The runtime starts
+	// goroutines with the average stack its collections find in use,
+	// rounded up to a power of two, so with thousands of readers waiting
+	// their depth also decides whether that is 2 or 4 KiB.
+	if ws.Wait() == nil && c.readNext(ws) {
+		go c.read(ws)
+		return
 	}
+	c.end()
+}
+
+// readNext reads and handles the message that has come; false ends the
+// connection.
+func (c *conn) readNext(ws *wsconn.Conn) bool {
+	typ, err := ws.Next()
+	if err != nil {
+		return false
+	}
+	// The buffer is taken only once a message has come: an idle socket
+	// holds none.
+	bp := bufPool.Get().(*[]byte)
+	ok := c.readOne(context.Background(), ws, typ, *bp)
+	bufPool.Put(bp)
+	return ok
+}
+
+// end ends the connection once its reading has: the writer flushes and
+// closes, then the connection is cleaned up (ended).
+func (c *conn) end() {
+	c.kill(wsconn.StatusNormalClosure, "")
+	<-c.finished
+	c.ended()
 }
 
 // readOne reads and handles one message; false ends the connection.
@@ -660,8 +693,7 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 		}
 		c.watch(ctx, t)
 	case *protocol.UnwatchReq:
-		if _, ok := c.watching[t.ID()]; ok {
-			delete(c.watching, t.ID())
+		if c.watching.remove(t.ID()) {
 			t.Unsubscribe(c)
 			c.s.chat.leave(t.ID(), c) // chat.go
 			c.s.dropWatcher(t.ID(), c)
@@ -777,10 +809,37 @@ func (c *conn) watch(ctx context.Context, t *table.Table) {
 		c.sendErr(nil, t.ID(), te)
 		return
 	}
-	c.watching[t.ID()] = t
+	c.watching.add(t)
 	c.s.addWatcher(t.ID(), c)
 	c.s.chat.join(ctx, t, c)      // chat.go
 	c.s.rematchOnWatch(ctx, t, c) // rematch.go
+}
+
+// watchSet is the tables a connection watches: nearly always one or two,
+// so a slice searched in order, where a map took some 200 bytes under
+// every connection.
+type watchSet []*table.Table
+
+// add adds t (a table of the same id is replaced).
+func (w *watchSet) add(t *table.Table) {
+	for i, u := range *w {
+		if u.ID() == t.ID() {
+			(*w)[i] = t
+			return
+		}
+	}
+	*w = append(*w, t)
+}
+
+// remove removes the table of that id and reports whether it was there.
+func (w *watchSet) remove(id string) bool {
+	for i, u := range *w {
+		if u.ID() == id {
+			*w = slices.Delete(*w, i, i+1)
+			return true
+		}
+	}
+	return false
 }
 
 // hinter returns a bot that rates moves, if a registered level has one. A

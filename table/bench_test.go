@@ -2,11 +2,14 @@ package table
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 
 	"cardroom/game"
+	"cardroom/record"
 	"cardroom/store"
 )
 
@@ -138,3 +141,80 @@ func benchMoves(b *testing.B, name, opts string) {
 func mustLookup() (game.Engine, error) {
 	return gamesLookup("papayoo")
 }
+
+// BenchmarkTableHeld reports what a running table holds between moves:
+// the live heap (after a collection) and the goroutine stack bytes a
+// table, over 200 Papayoo tables of four people, four subscribers each
+// (that drop what they are sent), 60 moves into their game. The store
+// keeps nothing (its events are not the table's memory), so the figure
+// is the table package's own: its state, log, history, caches and
+// goroutine (docs/server.md, "Figures after the memory work").
+//
+//	go test ./table -run '^$' -bench TableHeld -benchtime 1x
+func BenchmarkTableHeld(b *testing.B) {
+	if _, err := mustLookup(); err != nil {
+		b.Skip(err)
+	}
+	const n, moves = 200, 60
+	players := []string{"a", "b", "c", "d"}
+	var heap, stack float64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		st := discardStore{store.NewMemory()}
+		m := NewMetrics() // the server shares one
+		tables := make([]*Table, n)
+		rng := rand.New(rand.NewPCG(1, 2))
+		var buf []game.Move
+		for i := range tables {
+			seats := make([]store.Seat, 4)
+			for k, p := range players {
+				seats[k] = store.Seat{Player: p, Name: p}
+			}
+			meta := store.Table{ID: fmt.Sprintf("t_held%d", i), Game: "papayoo", Options: "players=4 rounds=100", Seed: uint64(i + 1), Owner: "a", Seats: seats}
+			tb, err := Create(context.Background(), Config{Store: st, Grace: time.Hour, Metrics: m}, meta)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tables[i] = tb
+			subs := make([]dropSub, len(players))
+			for k, p := range players {
+				subs[k] = dropSub(p)
+				if _, err := tb.Subscribe(context.Background(), subs[k]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for range moves {
+				tb.do(context.Background(), func() {
+					to := tb.st.ToAct(nil)
+					s := to[rng.IntN(len(to))]
+					buf = tb.st.Legal(s, buf[:0])
+					tb.move(subs[s], nil, s, tb.st.FormatMove(buf[rng.IntN(len(buf))]), time.Now())
+				})
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / n
+		stack = float64(int64(after.StackInuse)-int64(before.StackInuse)) / n
+		for _, tb := range tables {
+			tb.Stop()
+		}
+	}
+	b.ReportMetric(heap, "heap-B/table")
+	b.ReportMetric(stack, "stack-B/table")
+}
+
+// discardStore is a store that keeps nothing of the tables.
+type discardStore struct{ store.Store }
+
+func (discardStore) Append(context.Context, string, int, record.Entry) error { return nil }
+func (discardStore) CreateTable(context.Context, store.Table) error          { return nil }
+func (discardStore) UpdateTable(context.Context, store.Table) error          { return nil }
+
+// dropSub is a subscriber that drops what it is sent.
+type dropSub string
+
+func (d dropSub) Player() string   { return string(d) }
+func (dropSub) Send(b []byte) bool { return true }

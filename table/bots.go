@@ -123,12 +123,18 @@ func (t *Table) startBot(i int, level string) {
 		ss.bot, ss.botLevel = b, level
 	}
 	v := t.st.View(game.Seat(i))
-	ss.pending, ss.pendingView, ss.pendingGen = true, v, len(t.log)
-	b, eng, gen := ss.bot, t.eng, len(t.log)
+	ss.pending, ss.pendingView, ss.pendingGen = true, v, t.log.len()
+	b, eng, gen := ss.bot, t.eng, t.log.len()
 	ctx, timeout, p := t.ctx, t.cfg.BotTimeout, t.cfg.Pool
+	if t.botRes == nil {
+		// Made at the first bot decision: a table of people alone holds
+		// no channel for bots (about 700 bytes).
+		t.botRes = make(chan botResult, 2*len(t.seats)+2)
+	}
+	res := t.botRes
 	deliver := func(r botResult) {
 		select {
-		case t.botRes <- r:
+		case res <- r:
 		case <-ctx.Done():
 		}
 	}
@@ -190,10 +196,10 @@ func (t *Table) onBot(r botResult) {
 		}
 		r.move = t.moveBuf[0]
 		if !timedOut {
-			rng := game.NewRand(t.meta.Seed ^ uint64(len(t.log)))
+			rng := game.NewRand(t.meta.Seed ^ uint64(t.log.len()))
 			r.move = t.moveBuf[rng.IntN(len(t.moveBuf))]
 		}
-	} else if r.gen != len(t.log) && !reflect.DeepEqual(view, t.st.View(game.Seat(r.seat))) {
+	} else if r.gen != t.log.len() && !reflect.DeepEqual(view, t.st.View(game.Seat(r.seat))) {
 		return // the position changed under the bot: schedule decides again
 	}
 	clock := t.seats[r.seat].expired

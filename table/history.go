@@ -1,6 +1,7 @@
 package table
 
 import (
+	"sync"
 	"time"
 
 	"cardroom/game"
@@ -23,17 +24,16 @@ import (
 
 // tableHistory is a table's history.
 type tableHistory struct {
-	json  []byte // every kept entry's JSON followed by a comma
-	offs  []int  // offs[i]: where kept entry i starts in json
-	base  int    // the index of the first kept entry
-	steps int    // the log steps described; the history is current when it equals len(t.log)
-	sent  int    // the entry count at the last broadcast
+	json  []byte   // every kept entry's JSON followed by a comma
+	offs  []uint32 // offs[i]: where kept entry i starts in json (at most histKeep entries of some 60 bytes)
+	base  int      // the index of the first kept entry
+	steps int      // the log steps described; the history is current when it equals t.log.len()
+	sent  int      // the entry count at the last broadcast
 	buf   []game.Entry
 	// frag is the history part of the message being built (stateMsg):
-	// set by sendState and broadcast, nil otherwise; it is written in
-	// scratch, which the next message reuses.
-	frag    []byte
-	scratch []byte
+	// set by sendState and broadcast, nil otherwise, in a buffer from
+	// histPool (histDone gives it back).
+	frag []byte
 }
 
 // count is the number of entries of the game so far.
@@ -63,7 +63,7 @@ func (t *Table) histBefore() game.State {
 // watch, the next bot move waits the trick pause.
 func (t *Table) histStep(before game.State, s game.Seat, m game.Move, chance bool, by game.By) {
 	h := t.historian()
-	if h == nil || before == nil || t.hist.steps != len(t.log)-1 {
+	if h == nil || before == nil || t.hist.steps != t.log.len()-1 {
 		return // histSync rebuilds it from the log
 	}
 	buf := t.hist.buf[:0]
@@ -103,7 +103,7 @@ func (t *Table) histAdd(e *game.Entry) {
 		}
 		h.base += drop
 	}
-	h.offs = append(h.offs, len(h.json))
+	h.offs = append(h.offs, uint32(len(h.json)))
 	h.json = e.AppendJSON(h.json, t.eng.Deck())
 	h.json = append(h.json, ',')
 }
@@ -111,7 +111,7 @@ func (t *Table) histAdd(e *game.Entry) {
 // histSync rebuilds the history from the log when it does not cover it.
 func (t *Table) histSync() {
 	h := t.historian()
-	if h == nil || t.hist.steps == len(t.log) {
+	if h == nil || t.hist.steps == t.log.len() {
 		return
 	}
 	sent := t.hist.sent
@@ -121,13 +121,14 @@ func (t *Table) histSync() {
 		// Even a log that does not replay (the table replayed it, so this
 		// cannot happen) is not replayed again at every step: the history
 		// stays partial and goes on from here.
-		t.hist.steps = len(t.log)
+		t.hist.steps = t.log.len()
 	}()
 	st, err := replay(t.eng, t.meta.Options, nil)
 	if err != nil {
 		return
 	}
-	for i, e := range t.log {
+	for i := range t.log.len() {
+		e := t.log.at(i)
 		before := st.Clone()
 		if err := record.Step(st, e); err != nil {
 			t.cfg.Log.Error("history: the log does not replay", "table", t.id, "step", i, "err", err)
@@ -163,28 +164,41 @@ func (t *Table) histFrom(b []byte, from int) []byte {
 }
 
 // histAll is the whole history, for a subscriber's first message (valid
-// until the next histAll or histNew).
+// until histDone).
 func (t *Table) histAll() []byte {
 	t.histSync()
-	return t.histScratch(t.histFrom(t.hist.scratch[:0], 0))
+	return t.histFrom(getHistBuf(), 0)
 }
 
 // histNew is the history added since the last broadcast, for this one
-// (valid until the next histAll or histNew).
+// (valid until histDone).
 func (t *Table) histNew() []byte {
 	t.histSync()
-	b := t.histFrom(t.hist.scratch[:0], t.hist.sent)
+	b := t.histFrom(getHistBuf(), t.hist.sent)
 	t.hist.sent = t.hist.count()
-	return t.histScratch(b)
+	return b
 }
 
-// histScratch keeps b's buffer for the next message, unless it grew
-// unusually large (a whole long history).
-func (t *Table) histScratch(b []byte) []byte {
-	if b != nil && cap(b) <= 64<<10 {
-		t.hist.scratch = b[:0]
+// histDone ends the message building that histAll or histNew began: the
+// fragment's buffer goes back to the pool.
+func (t *Table) histDone() {
+	if b := t.hist.frag; b != nil && cap(b) <= 64<<10 {
+		b = b[:0]
+		histPool.Put(&b)
 	}
-	return b
+	t.hist.frag = nil
+}
+
+// histPool holds the buffers the history fragments are written in
+// (*[]byte), shared by every table and held only while a broadcast is
+// built: a table kept its own between moves.
+var histPool sync.Pool
+
+func getHistBuf() []byte {
+	if bp, ok := histPool.Get().(*[]byte); ok {
+		return (*bp)[:0]
+	}
+	return nil
 }
 
 // standIn says who chooses seat s's move when a bot makes it: "" for a

@@ -193,7 +193,7 @@ func TestTimeoutStandIn(t *testing.T) {
 			var logged, level string
 			var hist []byte
 			tb.do(context.Background(), func() {
-				for _, e := range tb.log {
+				for _, e := range tb.log.entries() {
 					if !e.Chance && e.Seat == 0 {
 						logged = e.Text
 					}
@@ -237,7 +237,7 @@ func TestHistoryBounded(t *testing.T) {
 	defer tb.Stop()
 	const n = 3 * protocol.MaxHistory
 	tb.do(context.Background(), func() {
-		tb.hist = tableHistory{steps: len(tb.log)} // current: histSync keeps it
+		tb.hist = tableHistory{steps: tb.log.len()} // current: histSync keeps it
 		for i := range n {
 			tb.histAdd(&game.Entry{Seat: game.Seat(i % 4), Kind: game.KindDraw, Count: i + 1})
 			if len(tb.hist.offs) > histKeep {

@@ -77,7 +77,7 @@ func (t *Table) move(sub Subscriber, id json.RawMessage, seat game.Seat, text st
 	}
 	// The player acted: they are present at this seat.
 	t.seats[s].away = false
-	sub.Send(protocol.AppendAck(make([]byte, 0, 48+len(id)+len(t.id)), id, t.id, len(t.log)))
+	sub.Send(protocol.AppendAck(make([]byte, 0, 48+len(id)+len(t.id)), id, t.id, t.log.len()))
 	t.broadcast()
 	t.cfg.Metrics.MoveLatency.ObserveDuration(time.Since(arrived))
 	t.advance()
@@ -139,23 +139,23 @@ func (t *Table) append(e record.Entry) error {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
 	defer cancel()
-	err := t.cfg.Store.Append(ctx, t.id, len(t.log), e)
+	err := t.cfg.Store.Append(ctx, t.id, t.log.len(), e)
 	t.cfg.Metrics.CommitLatency.ObserveDuration(time.Since(start))
 	if err != nil {
 		t.cfg.Metrics.StoreErrors.Add(1)
 		if errors.Is(err, store.ErrFenced) {
 			// A cluster's table whose lease has passed to another node
 			// (docs/cluster.md): expected, and the server stops it.
-			t.cfg.Log.Warn("event log append fenced: the table's lease is lost", "table", t.id, "seq", len(t.log))
+			t.cfg.Log.Warn("event log append fenced: the table's lease is lost", "table", t.id, "seq", t.log.len())
 		} else {
-			t.cfg.Log.Error("event log append", "table", t.id, "seq", len(t.log), "err", err)
+			t.cfg.Log.Error("event log append", "table", t.id, "seq", t.log.len(), "err", err)
 		}
 		if errors.Is(err, store.ErrConflict) {
 			t.resync()
 		}
 		return err
 	}
-	t.log = append(t.log, e)
+	t.log.add(e)
 	return nil
 }
 
@@ -170,8 +170,8 @@ func (t *Table) resync() {
 		t.cfg.Log.Error("resync: read log", "table", t.id, "err", err)
 		return
 	}
-	if len(events) <= len(t.log) || !slices.EqualFunc(events[:len(t.log)], t.log, sameEntry) {
-		t.cfg.Log.Error("resync: the stored log does not extend the table's", "table", t.id, "stored", len(events), "memory", len(t.log))
+	if len(events) <= t.log.len() || !t.extendsLog(events) {
+		t.cfg.Log.Error("resync: the stored log does not extend the table's", "table", t.id, "stored", len(events), "memory", t.log.len())
 		return
 	}
 	st, err := replay(t.eng, t.meta.Options, events)
@@ -179,20 +179,27 @@ func (t *Table) resync() {
 		t.cfg.Log.Error("resync: the stored log does not replay", "table", t.id, "err", err)
 		return
 	}
-	t.cfg.Log.Warn("resync: adopted steps found in the stored log", "table", t.id, "steps", len(events)-len(t.log))
-	t.log, t.st = events, st
+	t.cfg.Log.Warn("resync: adopted steps found in the stored log", "table", t.id, "steps", len(events)-t.log.len())
+	t.log, t.st = newEventLog(events), st
 	t.publish()
 	t.broadcast()
 }
 
-func sameEntry(a, b record.Entry) bool {
-	return a.Chance == b.Chance && a.Seat == b.Seat && a.Text == b.Text
+// extendsLog reports whether events begin with every entry of the
+// table's log.
+func (t *Table) extendsLog(events []record.Entry) bool {
+	for i := range t.log.len() {
+		if !t.log.same(i, events[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // rebuild restores the state from the in-memory log after a failed append
 // (the engine applied the move before the append was tried).
 func (t *Table) rebuild() {
-	st, err := replay(t.eng, t.meta.Options, t.log)
+	st, err := replay(t.eng, t.meta.Options, t.log.entries())
 	if err != nil {
 		t.cfg.Log.Error("rebuild from log", "table", t.id, "err", err)
 		return
@@ -211,7 +218,7 @@ func (t *Table) advance() bool {
 	for !t.st.Over() && t.st.ChancePending() {
 		// A generator per step, from the table's seed and the step number:
 		// the same outcome after a restart even if it was drawn but not logged.
-		rng := game.NewRand(t.meta.Seed ^ (uint64(len(t.log)+1) * 0x9e3779b97f4a7c15))
+		rng := game.NewRand(t.meta.Seed ^ (uint64(t.log.len()+1) * 0x9e3779b97f4a7c15))
 		text := t.st.SampleChance(&rng)
 		before := t.histBefore()
 		if err := t.append(record.Entry{Chance: true, Seat: game.Spectator, Text: text}); err != nil {
@@ -220,7 +227,7 @@ func (t *Table) advance() bool {
 		}
 		if err := t.st.ApplyChance(text); err != nil {
 			t.cfg.Log.Error("engine refused its own chance outcome", "table", t.id, "err", err)
-			t.log = t.log[:len(t.log)-1]
+			t.log.truncate(t.log.len() - 1)
 			t.retryAt = time.Now().Add(time.Second)
 			break
 		}

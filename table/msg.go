@@ -89,26 +89,37 @@ func hashMoves(ms []game.Move) uint64 {
 	return h
 }
 
-// viewEncoder marshals views into a reused buffer.
+// viewEncoder marshals views into a reused buffer. The encoders are
+// pooled, shared by every table, and held only while one message is
+// built (stateMsg copies the view's bytes into the message): a table
+// kept its own, about 1 KiB of JSON between moves.
 type viewEncoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder
 	raw []byte // for views that are game.JSONAppenders
 }
 
-// marshalView returns the view's JSON (json.Marshal's bytes), valid until
-// the next call.
-func (t *Table) marshalView(v game.View) ([]byte, error) {
-	e := &t.viewBuf
+var viewPool = sync.Pool{New: func() any { return new(viewEncoder) }}
+
+func getViewEncoder() *viewEncoder { return viewPool.Get().(*viewEncoder) }
+
+// putViewEncoder gives e back once the bytes it returned are no longer
+// used; an unusually large buffer (over 1 MiB) is not kept.
+func putViewEncoder(e *viewEncoder) {
+	if cap(e.raw) > 1<<20 || e.buf.Cap() > 1<<20 {
+		*e = viewEncoder{}
+	}
+	viewPool.Put(e)
+}
+
+// marshal returns the view's JSON (json.Marshal's bytes), valid until
+// the next call or until e goes back to the pool.
+func (e *viewEncoder) marshal(v game.View) ([]byte, error) {
 	if a, ok := v.(game.JSONAppender); ok {
 		// The engine writes its JSON by hand: encoding/json would only
 		// re-validate it, which costs more than writing it.
 		e.raw = a.AppendJSON(e.raw[:0])
-		b := e.raw
-		if cap(e.raw) > 1<<20 {
-			e.raw = nil // do not keep an unusually large buffer
-		}
-		return b, nil
+		return e.raw, nil
 	}
 	if e.enc == nil {
 		e.enc = json.NewEncoder(&e.buf)
@@ -118,11 +129,5 @@ func (t *Table) marshalView(v game.View) ([]byte, error) {
 		return nil, err
 	}
 	b := e.buf.Bytes()
-	b = b[:len(b)-1] // Encode ends with a newline
-	if e.buf.Cap() > 1<<20 {
-		// Do not keep an unusually large buffer.
-		b = bytes.Clone(b)
-		*e = viewEncoder{}
-	}
-	return b, nil
+	return b[:len(b)-1], nil // Encode ends with a newline
 }

@@ -21,7 +21,7 @@ import (
 // bytes when t.common was written at now.
 func (t *Table) refStateMsg(seat game.Seat, now time.Time) []byte {
 	c := t.refCommon(now)
-	m := protocol.StateMsg{Table: t.id, Seq: len(t.log), Status: t.wireStatus(), Seat: seat,
+	m := protocol.StateMsg{Table: t.id, Seq: t.log.len(), Status: t.wireStatus(), Seat: seat,
 		Legal: []string{}, ToAct: []game.Seat{}, Game: c.Game, Options: c.Options, Clock: c.Clock, Seats: c.Seats,
 		Result: c.Result, ServerTimeMS: c.ServerTimeMS}
 	var view game.View

@@ -52,13 +52,15 @@ func (t *Table) stateMsg(seat game.Seat) []byte {
 			}
 		}
 	}
-	vb, err := t.marshalView(view)
+	e := getViewEncoder()
+	defer putViewEncoder(e)
+	vb, err := e.marshal(view)
 	if err != nil {
 		t.cfg.Log.Error("marshal view", "table", t.id, "err", err)
 		return nil
 	}
 	out := make([]byte, 0, 128+len(t.id)+len(legal)+len(common)+len(t.hist.frag)+len(vb))
-	out = protocol.AppendStateHead(out, t.id, len(t.log), t.wireStatus(), seat, toAct, legal, legalCount)
+	out = protocol.AppendStateHead(out, t.id, t.log.len(), t.wireStatus(), seat, toAct, legal, legalCount)
 	if legalCount > 0 {
 		out = t.appendPick(out, seat) // pick.go
 	}
@@ -110,7 +112,7 @@ func (t *Table) sendState(sub Subscriber) {
 	}
 	// A subscriber's first message carries the whole history.
 	t.hist.frag = t.histAll()
-	defer func() { t.hist.frag = nil }()
+	defer t.histDone()
 	for _, s := range seats {
 		if b := t.stateMsg(s); b != nil && !sub.Send(b) {
 			t.drop(sub)
@@ -137,7 +139,7 @@ func (t *Table) broadcast() {
 	}
 	// The entries added since the last broadcast.
 	t.hist.frag = t.histNew()
-	defer func() { t.hist.frag = nil }()
+	defer t.histDone()
 	// Clock deadlines for seats about to act are set by schedule; set them
 	// here too so the message carries them.
 	if t.meta.ClockMS > 0 && t.meta.Status == store.StatusPlaying {
@@ -152,13 +154,13 @@ func (t *Table) broadcast() {
 	}
 	t.common = t.commonJSON()
 	defer func() { t.common = nil }()
-	// cache[s+1] is observer s's message (index 0: the spectator's).
-	cache := t.msgCache[:0]
+	// cache[s+1] is observer s's message (index 0: the spectator's), on
+	// the stack for up to eight seats: the table keeps no messages.
+	var cacheBuf [9][]byte
+	cache := cacheBuf[:0]
 	for range len(t.seats) + 1 {
 		cache = append(cache, nil)
 	}
-	t.msgCache = cache
-	defer clear(cache) // do not keep the messages alive
 	var dead []Subscriber
 	var held [8]game.Seat
 	for sub := range t.subs {

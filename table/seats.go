@@ -91,7 +91,7 @@ func SummaryOf(meta store.Table) *Summary {
 }
 
 func (t *Table) publish() {
-	s := summarize(t.meta, t.seatInfos(), len(t.log))
+	s := summarize(t.meta, t.seatInfos(), t.log.len())
 	s.Status = t.wireStatus() // paused: the lobby says why nothing moves
 	t.summary.Store(s)
 	if t.cfg.OnChange != nil {

@@ -31,7 +31,7 @@ func (t *Table) noteStandIn(by game.By) {
 	if t.standInMarks.steps == nil {
 		t.standInMarks.steps = map[int]game.By{}
 	}
-	t.standInMarks.steps[len(t.log)] = by
+	t.standInMarks.steps[t.log.len()] = by
 }
 
 // StandIns returns a copy of the stand-in marks of the game's steps: step

@@ -35,8 +35,8 @@ func TestStandInMarks(t *testing.T) {
 		var seat0 []int // the 1-based steps of seat 0's moves
 		var steps int
 		tb.do(context.Background(), func() {
-			steps = len(tb.log)
-			for i, e := range tb.log {
+			steps = tb.log.len()
+			for i, e := range tb.log.entries() {
 				if !e.Chance && !e.Comment && e.Seat == 0 {
 					seat0 = append(seat0, i+1)
 				}
@@ -58,7 +58,7 @@ func TestStandInMarks(t *testing.T) {
 		// before it ran.
 		var events []record.Entry
 		var restored store.Table
-		tb.do(context.Background(), func() { events, restored = append([]record.Entry(nil), tb.log...), tb.snapshot() })
+		tb.do(context.Background(), func() { events, restored = tb.log.entries(), tb.snapshot() })
 		tb2, err := Restore(Config{Store: store.NewMemory(), Grace: time.Hour}, restored, events)
 		if err != nil {
 			t.Fatal(err)

@@ -154,7 +154,7 @@ type Table struct {
 	id      string
 	cfg     Config
 	cmds    chan func()
-	botRes  chan botResult
+	botRes  chan botResult // made by the first bot decision (startBot); nil blocks run's select
 	ctx     context.Context
 	cancel  context.CancelFunc
 	stopped chan struct{}
@@ -167,7 +167,7 @@ type Table struct {
 	meta      store.Table
 	eng       game.Engine
 	st        game.State
-	log       []record.Entry
+	log       eventLog // the event log (log.go)
 	subs      map[Subscriber]struct{}
 	presence  map[string]int // player -> connected subscribers
 	seats     []seatState
@@ -180,8 +180,6 @@ type Table struct {
 	common    []byte       // the shared part of state messages, cached for one broadcast
 	legal     []legalCache // per seat: the legal moves last sent (see legalJSON)
 	msgToAct  []game.Seat  // scratch for stateMsg
-	msgCache  [][]byte     // scratch for broadcast: each observer's message
-	viewBuf   viewEncoder  // reused buffer for marshalling views
 	optsJSON  []byte       // opts marshalled (commonJSON)
 	seatsJSON []byte       // seatsSent marshalled (commonJSON)
 	seatsSent []SeatInfo
@@ -328,12 +326,11 @@ func newTable(cfg Config, meta store.Table, eng game.Engine, st game.State, even
 	t := &Table{
 		id: meta.ID, cfg: cfg,
 		cmds:    make(chan func(), cfg.QueueSize),
-		botRes:  make(chan botResult, 2*st.Seats()+2),
 		ctx:     ctx,
 		cancel:  cancel,
 		stopped: make(chan struct{}),
 		meta:    meta, eng: eng, st: st,
-		log:      append([]record.Entry(nil), events...),
+		log:      newEventLog(events),
 		subs:     map[Subscriber]struct{}{},
 		presence: map[string]int{},
 		seats:    make([]seatState, st.Seats()),
@@ -465,37 +462,68 @@ func (t *Table) run() {
 	t.emptyTimer = time.NewTimer(time.Hour)
 	t.emptyTimer.Stop()
 	defer t.emptyTimer.Stop()
-	if t.meta.Status == store.StatusPlaying {
-		t.advance()
-	} else if t.meta.Status == store.StatusOpen && t.full() {
-		t.startFull()
+	// The goroutine only waits and dispatches: each event is handled on
+	// a worker goroutine while it waits (deep.go), so that the stack it
+	// keeps between events stays small.
+	s := newStep(t)
+	if s.exec(stepStart, nil, botResult{}) {
+		return
 	}
-	t.checkEmpty()
-	t.scheduleOrWait()
 	for {
+		var stop bool
 		select {
 		case <-t.ctx.Done():
 			return
 		case <-t.leaveSig:
-			t.departures()
+			stop = s.exec(stepLeave, nil, botResult{})
 		case f := <-t.cmds:
-			f()
+			stop = s.exec(stepCmd, f, botResult{})
 		case r := <-t.botRes:
-			if t.emptyPaused {
-				t.dropBot(r) // decided before the pause: the position waits
-			} else {
-				t.onBot(r)
-			}
+			stop = s.exec(stepBot, nil, r)
 		case <-t.timer.C:
-			t.tick()
+			stop = s.exec(stepTick, nil, botResult{})
 		case <-t.emptyTimer.C:
-			t.checkEmpty()
+			stop = s.exec(stepEmpty, nil, botResult{})
 		}
-		if t.quit || t.lingered() {
+		if stop {
 			return
 		}
-		t.scheduleOrWait()
 	}
+}
+
+// handle handles one event of the run loop (on a worker goroutine, for
+// run: deep.go) and reports whether the loop must end.
+func (t *Table) handle(kind stepKind, f func(), r botResult) (stop bool) {
+	switch kind {
+	case stepStart:
+		if t.meta.Status == store.StatusPlaying {
+			t.advance()
+		} else if t.meta.Status == store.StatusOpen && t.full() {
+			t.startFull()
+		}
+		t.checkEmpty()
+		t.scheduleOrWait()
+		return false
+	case stepLeave:
+		t.departures()
+	case stepCmd:
+		f()
+	case stepBot:
+		if t.emptyPaused {
+			t.dropBot(r) // decided before the pause: the position waits
+		} else {
+			t.onBot(r)
+		}
+	case stepTick:
+		t.tick()
+	case stepEmpty:
+		t.checkEmpty()
+	}
+	if t.quit || t.lingered() {
+		return true
+	}
+	t.scheduleOrWait()
+	return false
 }
 
 // lingered reports whether a finished table should leave memory: Linger

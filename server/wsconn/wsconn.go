@@ -7,15 +7,18 @@
 // so what a socket holds while idle and what a message costs to send are
 // the whole bill:
 //
-//   - An idle socket holds a 512-byte read buffer and no write buffer:
-//     the HTTP server's 4 KiB reader and writer are dropped at the upgrade.
-//   - WriteText writes any number of messages with one writev system
+//   - An idle socket holds a 128-byte read buffer and no write buffer:
+//     the HTTP server's 4 KiB reader and writer are dropped at the upgrade,
+//     and the frames are assembled in a buffer shared by every socket
+//     (a pool) that is held only while a write is in progress.
+//   - WriteText writes any number of messages with one write system
 //     call, so the messages a connection has queued (a move's state and
 //     its acknowledgement, say) share one system call instead of one
 //     each.
 //
-// Writes are safe from any goroutine (a mutex orders them); Next and Read
-// belong to one reader goroutine, which also answers pings and records
+// Writes are safe from any goroutine (a mutex orders them); Wait, Next
+// and Read belong to one reader at a time (successive goroutines may take
+// turns, each starting the next), which also answers pings and records
 // pongs and the peer's close frame, so Ping and Close need it running.
 package wsconn
 
@@ -103,10 +106,18 @@ const (
 	opPong         = 10
 )
 
-// readBufSize is the read buffer of a socket: a client's messages in this
-// room are well under it, so one read system call usually brings a whole
-// frame, and it costs little under an idle socket.
-const readBufSize = 512
+// readBufSize is the read buffer of a socket, held for the socket's life:
+// a client's moves in this room (about 70 bytes with the frame's header)
+// fit in it, so one read system call usually brings a whole frame, and a
+// longer payload is read past it straight into the caller's buffer (a
+// second read). It was 512 bytes: at four sockets a table, 1.5 KiB more
+// a table, to save that second read for the rare messages between 128
+// and 512 bytes.
+const readBufSize = 128
+
+// failDrain bounds how long a connection failed for a violation reads
+// what its peer had already sent before closing (see fail).
+const failDrain = 50 * time.Millisecond
 
 // closeWait is how long Close waits for the peer's close frame.
 const closeWait = time.Second
@@ -126,19 +137,16 @@ type Conn struct {
 	maskPos   int         // position in the key
 	typ       MessageType // the current message's type
 	hdr       [14]byte
-	ctl       [125]byte // a control frame's payload
 
 	wmu       sync.Mutex // orders writes
-	wbufs     net.Buffers
-	whdrs     [][10]byte
-	closeSent bool // under wmu
+	closeSent bool       // under wmu
 
 	closed    atomic.Bool
 	closeRecv chan struct{} // closed when the peer's close frame arrived (or the reader ended)
 	recvOnce  sync.Once
 
 	pmu     sync.Mutex
-	pings   map[uint64]chan struct{}
+	pings   map[uint64]chan struct{} // the pings waiting for their pong; nil when none (an idle socket holds no map)
 	pingSeq uint64
 }
 
@@ -208,7 +216,7 @@ func newConn(nc net.Conn, rd io.Reader, limit int64) *Conn {
 		limit = 32 << 10
 	}
 	return &Conn{nc: nc, br: bufio.NewReaderSize(rd, readBufSize), limit: limit,
-		closeRecv: make(chan struct{}), pings: map[uint64]chan struct{}{}}
+		closeRecv: make(chan struct{})}
 }
 
 // checkRequest validates an upgrade request (RFC 6455 section 4.2.1) and
@@ -320,6 +328,34 @@ func (c *Conn) Next() (MessageType, error) {
 			return 0, err
 		}
 	}
+}
+
+// Wait blocks until the next data message starts (its first byte has
+// come) or the connection fails (it is then closed, and the error is what
+// Next would have returned); control frames that come first are handled
+// as Next handles them. Next then reads the message. A reader goroutine
+// that waits in Wait rather than in Next parks with a shallower stack (a
+// few hundred bytes less), which matters under thousands of idle sockets,
+// and goes back to that depth after each ping or pong. Called inside a
+// message that was not read to its end, it returns at once.
+func (c *Conn) Wait() error {
+	for !c.inMessage {
+		b, err := c.br.Peek(1)
+		if err != nil {
+			return c.fail(err)
+		}
+		if b[0]&0x0f < opClose {
+			return nil // a data frame's header: Next's to read (and check)
+		}
+		op, _, err := c.frame()
+		if err != nil {
+			return c.fail(err)
+		}
+		if err := c.control(op); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Read reads the current message's payload (io.Reader: io.EOF at its end).
@@ -481,7 +517,10 @@ func (c *Conn) frame() (op byte, fin bool, err error) {
 
 // control handles a control frame whose header frame has read.
 func (c *Conn) control(op byte) error {
-	p := c.ctl[:c.left]
+	// The payload is read onto the reader's stack: a socket holds no
+	// buffer of its own for control frames, which are rare.
+	var ctl [125]byte
+	p := ctl[:c.left]
 	if _, err := io.ReadFull(c.br, p); err != nil {
 		return c.fail(err)
 	}
@@ -497,7 +536,7 @@ func (c *Conn) control(op byte) error {
 			c.pmu.Lock()
 			if ch, ok := c.pings[binary.BigEndian.Uint64(p)]; ok {
 				close(ch)
-				delete(c.pings, binary.BigEndian.Uint64(p))
+				c.unping(binary.BigEndian.Uint64(p))
 			}
 			c.pmu.Unlock()
 		}
@@ -544,10 +583,19 @@ func validCloseCode(c StatusCode) bool {
 
 // fail ends the connection after a read error: a protocol violation is
 // answered with its close code first. It returns err.
+//
+// After a violation the peer may have sent more than the read buffer
+// holds (the rest of a message over the limit, say); closing a socket
+// with unread bytes makes the kernel reset the connection, and a reset
+// can cost the peer the close frame it has not read yet. So what the
+// peer has already sent is read and dropped first, for at most
+// failDrain: a peer that goes on sending is cut then.
 func (c *Conn) fail(err error) error {
 	var pe *protocolError
 	if errors.As(err, &pe) {
 		c.writeClose(closePayload(pe.code, pe.msg))
+		c.nc.SetReadDeadline(time.Now().Add(failDrain))
+		io.CopyN(io.Discard, c.br, 1<<20)
 	}
 	c.recvOnce.Do(func() { close(c.closeRecv) })
 	c.CloseNow()
@@ -583,32 +631,77 @@ func header(h *[10]byte, op byte, n int) int {
 	}
 }
 
-// WriteText sends each message as a text frame, all in one system call
-// (writev). It blocks until the kernel has taken them; a peer that stops
-// reading blocks it until CloseNow.
+// WriteText sends each message as a text frame, all in one system call.
+// It blocks until the kernel has taken them; a peer that stops reading
+// blocks it until CloseNow.
+//
+// The frames are copied into one buffer from a pool shared by every
+// socket and written with one write: copying a few KiB costs far less
+// than the system call, and a socket keeps nothing between writes (a
+// writev would leave its vector of buffers in the socket's descriptor,
+// and the frame headers and the list of messages in the Conn: about
+// 400 bytes under every idle socket).
 func (c *Conn) WriteText(msgs ...[]byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	if c.closeSent || c.closed.Load() {
 		return ErrClosed
 	}
-	if cap(c.whdrs) < len(msgs) {
-		c.whdrs = make([][10]byte, len(msgs))
+	size := 0
+	for _, m := range msgs {
+		size += 10 + len(m)
 	}
-	hdrs := c.whdrs[:len(msgs)]
-	bufs := c.wbufs[:0]
-	for i, m := range msgs {
-		k := header(&hdrs[i], opText, len(m))
-		bufs = append(bufs, hdrs[i][:k], m)
+	bp := getFrameBuf(size)
+	b := (*bp)[:0]
+	for _, m := range msgs {
+		b = appendFrame(b, opText, m)
 	}
-	c.wbufs = bufs // WriteTo consumes its copy of the slice header
-	_, err := bufs.WriteTo(c.nc)
-	clear(c.wbufs[:cap(c.wbufs)]) // do not keep the messages alive
-	c.wbufs = c.wbufs[:0]
-	if len(c.whdrs) > 64 {
-		c.whdrs, c.wbufs = nil, nil // a burst's arrays are not kept under an idle socket
-	}
+	_, err := c.nc.Write(b)
+	putFrameBuf(bp, b)
 	return err
+}
+
+// appendFrame appends a server frame (unmasked) of op and payload p.
+func appendFrame(b []byte, op byte, p []byte) []byte {
+	var h [10]byte
+	k := header(&h, op, len(p))
+	return append(append(b, h[:k]...), p...)
+}
+
+// framePool holds the buffers WriteText assembles its frames in: *[]byte,
+// each held by one write at a time.
+var framePool sync.Pool
+
+// frameBufMin is the least capacity of a pooled frame buffer (a move's
+// state messages are one to a few KiB), frameBufMax the largest kept in
+// the pool (a longer one, a subscriber's first message with a long
+// history say, is left to the collector).
+const (
+	frameBufMin = 4 << 10
+	frameBufMax = 64 << 10
+)
+
+// getFrameBuf returns a buffer of at least size bytes' capacity.
+func getFrameBuf(size int) *[]byte {
+	if bp, ok := framePool.Get().(*[]byte); ok {
+		if cap(*bp) >= size {
+			return bp
+		}
+		putFrameBuf(bp, *bp) // too short for this write: keep it for another
+	}
+	b := make([]byte, 0, max(size, frameBufMin))
+	return &b
+}
+
+// putFrameBuf gives a buffer back to the pool once its write has
+// returned; b is what it was last grown to. What it held is overwritten
+// by the next write before any of it is sent again.
+func putFrameBuf(bp *[]byte, b []byte) {
+	if cap(b) > frameBufMax {
+		return
+	}
+	*bp = b[:0]
+	framePool.Put(bp)
 }
 
 // writeFrame writes one control frame.
@@ -621,11 +714,11 @@ func (c *Conn) writeFrame(op byte, p []byte) error {
 	return c.writeLocked(op, p)
 }
 
+// writeLocked writes one control frame (at most 125 bytes of payload)
+// from a buffer on the stack.
 func (c *Conn) writeLocked(op byte, p []byte) error {
-	var h [10]byte
-	k := header(&h, op, len(p))
-	b := net.Buffers{h[:k], p}
-	_, err := b.WriteTo(c.nc)
+	var buf [2 + 125]byte
+	_, err := c.nc.Write(appendFrame(buf[:0], op, p))
 	return err
 }
 
@@ -649,11 +742,14 @@ func (c *Conn) Ping(ctx context.Context) error {
 	c.pingSeq++
 	id := c.pingSeq
 	ch := make(chan struct{})
+	if c.pings == nil {
+		c.pings = map[uint64]chan struct{}{}
+	}
 	c.pings[id] = ch
 	c.pmu.Unlock()
 	defer func() {
 		c.pmu.Lock()
-		delete(c.pings, id)
+		c.unping(id)
 		c.pmu.Unlock()
 	}()
 	var p [8]byte
@@ -673,6 +769,15 @@ func (c *Conn) Ping(ctx context.Context) error {
 		return ErrClosed
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// unping forgets ping id (under pmu), and the map once it is empty: an
+// idle socket holds none between its pings.
+func (c *Conn) unping(id uint64) {
+	delete(c.pings, id)
+	if len(c.pings) == 0 {
+		c.pings = nil
 	}
 }
 

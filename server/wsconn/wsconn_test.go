@@ -6,11 +6,14 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -488,6 +491,153 @@ func FuzzRead(f *testing.F) {
 		n, over, err := c2.ReadMessage(out)
 		if err != nil || over || !bytes.Equal(out[:n], msg) {
 			t.Fatalf("valid frame read back %q, %v, %v; want %q", out[:n], over, err, msg)
+		}
+	})
+}
+
+// TestWriteTextSharedBuffers: the frames of every socket are assembled in
+// buffers shared through a pool; sockets writing at once, with messages
+// of every size (below, around and above the pool's least and largest
+// buffer), each receive exactly their own messages, in order. A buffer
+// given back to the pool while its write was still sending, or handed to
+// two writers, would show here as another socket's bytes or a torn frame.
+func TestWriteTextSharedBuffers(t *testing.T) {
+	const socks, rounds = 8, 60
+	sizes := []int{0, 1, 125, 126, 3000, frameBufMin - 20, frameBufMin + 1, 20000, frameBufMax + 1}
+	msg := func(sock, round, k int) []byte {
+		size := sizes[(round+k+sock)%len(sizes)]
+		b := fmt.Appendf(nil, "%d/%d/%d:", sock, round, k)
+		for len(b) < size {
+			b = append(b, byte('a'+(sock+round+len(b))%26))
+		}
+		return b
+	}
+	var next atomic.Int32
+	ts := serve(t, nil, func(c *Conn) {
+		sock := int(next.Add(1) - 1)
+		for round := range rounds {
+			batch := make([][]byte, 1+round%3)
+			for k := range batch {
+				batch[k] = msg(sock, round, k)
+			}
+			if err := c.WriteText(batch...); err != nil {
+				return
+			}
+		}
+		c.Next() // until the client goes
+	})
+	var wg sync.WaitGroup
+	errs := make(chan error, socks)
+	for range socks {
+		ws := dial(t, ts)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			sock := -1
+			for round := range rounds {
+				for k := range 1 + round%3 {
+					_, got, err := ws.Read(ctx)
+					if err != nil {
+						errs <- err
+						return
+					}
+					if sock < 0 {
+						fmt.Sscanf(string(got), "%d/", &sock)
+					}
+					if want := msg(sock, round, k); !bytes.Equal(got, want) {
+						errs <- fmt.Errorf("socket %d round %d message %d: got %.30q (%d bytes), want %.30q (%d bytes)", sock, round, k, got, len(got), want, len(want))
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestWait: Wait handles the control frames before a message (a ping is
+// answered, RFC 6455 section 5.5.2), returns once a data frame starts,
+// and Next then reads that message whole; a violation met in Wait fails
+// the connection with its close code as Next would, and a peer that
+// goes makes Wait return an error.
+func TestWait(t *testing.T) {
+	t.Run("control then message", func(t *testing.T) {
+		got := make(chan string, 2)
+		ts := serve(t, nil, func(c *Conn) {
+			buf := make([]byte, 64)
+			for range 2 {
+				if err := c.Wait(); err != nil {
+					got <- "wait: " + err.Error()
+					return
+				}
+				if _, err := c.Next(); err != nil {
+					got <- "next: " + err.Error()
+					return
+				}
+				n, _, err := c.ReadMessage(buf)
+				if err != nil {
+					got <- "read: " + err.Error()
+					return
+				}
+				got <- string(buf[:n])
+			}
+			c.Wait() // until the client goes
+		})
+		r := rawDial(t, ts)
+		defer r.Close()
+		var w []byte
+		w = append(w, frame(0x89, []byte("one"))...)
+		w = append(w, frame(0x8a, []byte("unasked pong"))...)
+		w = append(w, frame(0x89, []byte("two"))...)
+		w = append(w, frame(0x81, []byte("first"))...)
+		w = append(w, frame(0x01, []byte("sec"))...) // a fragmented message, a ping inside
+		w = append(w, frame(0x89, []byte("three"))...)
+		w = append(w, frame(0x80, []byte("ond"))...)
+		if _, err := r.Write(w); err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"one", "two", "three"} {
+			if op, _, p := r.readFrame(t); op != opPong || string(p) != want {
+				t.Errorf("got op %d %q, want the pong %q", op, p, want)
+			}
+		}
+		for _, want := range []string{"first", "second"} {
+			if s := <-got; s != want {
+				t.Errorf("got %q, want %q", s, want)
+			}
+		}
+	})
+	t.Run("violation", func(t *testing.T) {
+		res := make(chan error, 1)
+		ts := serve(t, nil, func(c *Conn) { res <- c.Wait() })
+		r := rawDial(t, ts)
+		defer r.Close()
+		r.Write(frame(0x09, []byte("p"))) // a fragmented ping
+		if op, _, p := r.readFrame(t); op != opClose || len(p) < 2 || StatusCode(binary.BigEndian.Uint16(p)) != StatusProtocolError {
+			t.Errorf("answer op %d payload %q, want close %d", op, p, StatusProtocolError)
+		}
+		if err := <-res; err == nil {
+			t.Error("Wait returned nil after a violation")
+		}
+	})
+	t.Run("peer gone", func(t *testing.T) {
+		res := make(chan error, 1)
+		ts := serve(t, nil, func(c *Conn) { res <- c.Wait() })
+		r := rawDial(t, ts)
+		r.Close()
+		select {
+		case err := <-res:
+			if err == nil {
+				t.Error("Wait returned nil when the peer went")
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("Wait did not return when the peer went")
 		}
 	})
 }
