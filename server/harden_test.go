@@ -599,3 +599,66 @@ func waitConnections(t *testing.T, ts *testServer, n int64) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestWatchBound: one connection watches at most MaxWatches tables at
+// once; a further watch, join or creation is refused rate_limited (and
+// counted) and changes nothing, a table it watches already may be watched
+// again, and an unwatch makes room.
+func TestWatchBound(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, MaxWatches: 2, Table: table.Config{BotDelay: time.Hour}})
+	bob := newSession(t, ts.url, "bob")
+	var ids []string
+	for range 3 {
+		var out struct {
+			ID string `json:"id"`
+		}
+		if code := httpJSON(t, "POST", ts.url+"/api/tables", bob.Token, map[string]any{"game": "papayoo", "seat": 0}, &out); code != 200 {
+			t.Fatalf("create: %d", code)
+		}
+		ids = append(ids, out.ID)
+	}
+	c := dial(t, ts.url, newSession(t, ts.url, "alice"))
+	answer := func(req map[string]any) msg {
+		t.Helper()
+		c.send(req)
+		for {
+			m := c.next(10 * time.Second)
+			switch m.str("type") {
+			case "state", "error", "created", "joined":
+				if m.str("type") == "joined" {
+					continue // its state follows
+				}
+				return m
+			}
+		}
+	}
+	for _, id := range ids[:2] {
+		if m := answer(map[string]any{"type": "watch", "table": id}); m.str("type") != "state" {
+			t.Fatalf("watch %s: %v", id, m)
+		}
+	}
+	refused := func(what string, req map[string]any) {
+		t.Helper()
+		m := answer(req)
+		if m.str("type") != "error" || m.str("code") != "rate_limited" {
+			t.Fatalf("%s at the bound: %v, want error rate_limited", what, m)
+		}
+	}
+	refused("a third watch", map[string]any{"type": "watch", "table": ids[2]})
+	refused("a join", map[string]any{"type": "join", "table": ids[2], "id": "j"})
+	refused("a creation", map[string]any{"type": "create", "id": "c", "game": "papayoo", "seat": 0})
+	if sum := ts.s.table(ids[2]).Summary(); sum.Humans != 1 {
+		t.Errorf("the refused join took a seat: %d people at the table", sum.Humans)
+	}
+	if m := answer(map[string]any{"type": "watch", "table": ids[0]}); m.str("type") != "state" {
+		t.Errorf("watching a watched table again: %v", m)
+	}
+	if !strings.Contains(metricsText(t, ts.url), "cardroom_watch_refused_total 3\n") {
+		t.Errorf("metrics lack cardroom_watch_refused_total 3")
+	}
+	c.send(map[string]any{"type": "unwatch", "table": ids[0]})
+	if m := answer(map[string]any{"type": "watch", "table": ids[2]}); m.str("type") != "state" {
+		t.Errorf("a watch after an unwatch: %v", m)
+	}
+}

@@ -587,6 +587,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_tables_abandoned_total", "counter", "Games ended unfinished because every human had left (when_empty end).", m.Abandoned.Load())
 	metric("cardroom_queued_bytes", "gauge", "Bytes waiting in the connections' outgoing queues.", s.queuedBytes.Load())
 	metric("cardroom_slow_disconnects_total", "counter", "Connections dropped for not reading (queue full or write timeout).", s.slowKicks.Load())
+	metric("cardroom_watch_refused_total", "counter", "Tables a connection was refused to watch, join or create: it watched -max-watches already.", s.watchRefused.Load())
 	metric("cardroom_quota_refusals_total", "counter", "Requests refused by a per-player quota (tables, hints).", s.quotaHits.Load())
 	connsRefused, rateLimited := s.guardStats()
 	metric("cardroom_conns_refused_total", "counter", "Connections closed at once because their address had too many open.", connsRefused)

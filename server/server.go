@@ -79,6 +79,10 @@ type Config struct {
 	WriteTimeout time.Duration
 	// MaxConnections bounds the open WebSockets (default 20,000).
 	MaxConnections int
+	// MaxWatches bounds the tables one connection watches at once, the
+	// ones it created or joined included (default 64): each costs the
+	// table a subscriber and the connection every state message it sends.
+	MaxWatches int
 	// MaxTables bounds the tables in memory (default 10,000).
 	MaxTables int
 	// OpenTablesPerPlayer bounds the open (not started) tables one player
@@ -191,6 +195,7 @@ type Server struct {
 	sessionsPurged atomic.Int64
 	queuedBytes    atomic.Int64 // bytes waiting in every connection's queue
 	slowKicks      atomic.Int64 // connections dropped for not reading
+	watchRefused   atomic.Int64 // watches, joins and creations refused at MaxWatches
 	quotaHits      atomic.Int64 // requests refused by a per-player quota
 	pool           *pool.Pool
 	hints          *limiter // per player
@@ -253,6 +258,7 @@ func New(cfg Config) (*Server, error) {
 	defInt(&cfg.OutQueue, OutQueue)
 	defInt(&cfg.OutQueueBytes, 2<<20)
 	defInt(&cfg.MaxConnections, 20000)
+	defInt(&cfg.MaxWatches, 64)
 	defInt(&cfg.MaxTables, 10000)
 	defInt(&cfg.OpenTablesPerPlayer, 5)
 	defInt(&cfg.BotTablesPerPlayer, 2)

@@ -652,6 +652,10 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 		}
 	}
 	if m, ok := m.(*protocol.CreateReq); ok {
+		if err := c.mayWatch(""); err != nil {
+			fail(err)
+			return
+		}
 		t, err := c.s.createTable(ctx, c.sess, *m, false)
 		if err != nil {
 			fail(err)
@@ -678,6 +682,10 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 				fail(err)
 				return
 			}
+		}
+		if err := c.mayWatch(t.ID()); err != nil {
+			fail(err)
+			return
 		}
 		seat, err := t.Join(ctx, c.sess.Player, c.sess.Name, seatOr(m.Seat))
 		if err != nil {
@@ -801,6 +809,10 @@ func (c *conn) setBot(ctx context.Context, t *table.Table, seat *game.Seat, leve
 }
 
 func (c *conn) watch(ctx context.Context, t *table.Table) {
+	if err := c.mayWatch(t.ID()); err != nil {
+		c.sendErr(nil, t.ID(), err)
+		return
+	}
 	if _, err := t.Subscribe(ctx, c); err != nil {
 		var te *table.Error
 		if !errors.As(err, &te) {
@@ -813,6 +825,18 @@ func (c *conn) watch(ctx context.Context, t *table.Table) {
 	c.s.addWatcher(t.ID(), c)
 	c.s.chat.join(ctx, t, c)      // chat.go
 	c.s.rematchOnWatch(ctx, t, c) // rematch.go
+}
+
+// mayWatch refuses a new table to watch (id; "" for one about to be
+// created) when the connection watches Config.MaxWatches already. A table
+// it watches already is always allowed.
+func (c *conn) mayWatch(id string) *table.Error {
+	max := c.s.cfg.MaxWatches
+	if max < 0 || len(c.watching) < max || (id != "" && c.watching.has(id)) {
+		return nil
+	}
+	c.s.watchRefused.Add(1)
+	return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("this connection watches %d tables, the most it may: unwatch one first", max)}
 }
 
 // watchSet is the tables a connection watches: nearly always one or two,
@@ -829,6 +853,16 @@ func (w *watchSet) add(t *table.Table) {
 		}
 	}
 	*w = append(*w, t)
+}
+
+// has reports whether the table of that id is in the set.
+func (w watchSet) has(id string) bool {
+	for _, u := range w {
+		if u.ID() == id {
+			return true
+		}
+	}
+	return false
 }
 
 // remove removes the table of that id and reports whether it was there.

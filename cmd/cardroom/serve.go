@@ -81,6 +81,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	writeTimeout := fs.Duration("write-timeout", 10*time.Second, "longest one WebSocket write may wait for a peer that does not read")
 	maxConns := fs.Int("max-connections", 20000, "open WebSockets; 0: no limit")
 	maxTables := fs.Int("max-tables", 10000, "tables in memory; 0: no limit")
+	maxWatches := fs.Int("max-watches", 64, "tables one connection may watch at once (joined and created ones included); 0: no limit")
 	openPer := fs.Int("open-tables-per-player", 5, "open (not started) tables one player may own; 0: no limit")
 	tablesPer := fs.Int("tables-per-player", 20, "unfinished tables one player may own, quick play included; 0: no limit")
 	botTablesPer := fs.Int("bot-tables-per-player", 2, "unfinished games of bots only one player may own; 0: no limit")
@@ -210,7 +211,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		MaxConnsPerIP: offIfZero(*maxConnsPerIP), SessionsPerIPPerHour: offIfZero(*sessionsPerIP),
 		HTTPRate: offIfZero(*httpRate), HTTPBurst: *httpBurst,
 		OutQueue: *outQueue, OutQueueBytes: *outQueueBytes, WriteTimeout: *writeTimeout,
-		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables),
+		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables), MaxWatches: offIfZero(*maxWatches),
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
 		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer), RecordCache: max(1, *recordCache),
 		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters, BotNice: *botNice,
