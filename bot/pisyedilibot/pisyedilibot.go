@@ -196,6 +196,8 @@ type Domain struct {
 	fs        fieldState // the reused determinization of FieldModel
 	jacker    game.Seat  // the seat that named the suit of the jack on top (jackFact); -1: none
 	jackSuit  game.Suit
+	checks    []playCheck // the plays each deal is checked against (playChecks)
+	tries     int         // deals drawn at most an iteration (JackTries, PlayTries)
 }
 
 // NewDomain makes a domain (bot.Kit.Domain).
@@ -224,18 +226,58 @@ func (d *Domain) Sample(r *game.Rand) (game.State, error) {
 		if err != nil {
 			return nil, err
 		}
+		if PlayEvidence && Evidence > 0 {
+			playVoids(d.view, z.Suppose)
+			if PlayTries > 1 {
+				d.checks = playChecks(d.view, d.checks[:0])
+			}
+		}
 		z.UseEvidence(Evidence)
 		d.samp = z
+		d.tries = 1
+		if d.jacker >= 0 {
+			d.tries = max(d.tries, JackTries)
+		}
+		if len(d.checks) > 0 {
+			d.tries = max(d.tries, PlayTries)
+		}
 	}
-	st := d.samp.Sample(r)
-	if d.jacker >= 0 {
-		// Redeal until the jack's player holds most of the suit it named.
-		for try := 1; try < JackTries; try++ {
+	if d.tries <= 1 {
+		return d.field(d.samp.Sample(r), r), nil
+	}
+	// Redeal until the jack's player holds most of the suit it named and
+	// the checked plays fit the medium rules; else keep the best deal
+	// (redrawn from the generator as it was before it).
+	var st *pisyedili.State
+	best, bestR := -1, *r
+	for try := 0; try < d.tries; try++ {
+		r0 := *r
+		st = d.samp.Sample(r)
+		miss := 0
+		if d.jacker >= 0 {
 			d.hand = st.HandCards(d.jacker, d.hand[:0])
-			if bestSuit(d.hand, game.NoCard) == int(d.jackSuit) {
+			if bestSuit(d.hand, game.NoCard) != int(d.jackSuit) {
+				miss++
+			}
+		}
+		if len(d.checks) > 0 {
+			var m int
+			m, d.hand = playFit(st, d.checks, d.hand)
+			miss += m
+		}
+		if best < 0 || miss < best {
+			best, bestR = miss, r0
+			if miss == 0 {
 				break
 			}
+		}
+		if try == d.tries-1 && miss != best {
+			// The last deal is not the best: deal the best again, then
+			// go on with the generator where it was.
+			after := *r
+			*r = bestR
 			st = d.samp.Sample(r)
+			*r = after
 		}
 	}
 	return d.field(st, r), nil

@@ -299,6 +299,7 @@ func (s *State) applyShuffle(d []game.Card) {
 	}
 	s.stockN = n
 	s.pile[0] = s.pile[s.pileN-1]
+	s.plays[0] = s.plays[s.pileN-1]
 	s.pileN = 1
 	s.chance = ChanceNone
 	s.run()

@@ -27,7 +27,7 @@ import "cardroom/game"
 // where there is room.
 func (z *Sampler) UseEvidence(p float64) {
 	z.evidence = p
-	z.hasSoft = false
+	z.hasSoft = len(z.extra) > 0
 	for q := 0; q < z.base.n; q++ {
 		if !z.deal.hidden[q] {
 			continue
@@ -40,6 +40,30 @@ func (z *Sampler) UseEvidence(p float64) {
 	}
 }
 
+// Suppose adds a void of the bot's own reading of the view, kept like a
+// soft void when the Sampler takes evidence (UseEvidence with p > 0, and
+// always, not with probability p): hidden seat holds at most atMost cards
+// of lacks now. A search bot derives them from the view's plays (what a
+// seat that plays by its rules would not have played); the engine knows
+// no such rule, so it never deals by them itself. Ignored for a seat whose
+// hand is seen, and beyond maxSuppose voids with atMost > 0.
+func (z *Sampler) Suppose(seat game.Seat, lacks game.Mask, atMost int) {
+	q := int(seat)
+	if q < 0 || q >= z.base.n || !z.deal.hidden[q] || lacks&deckBits == 0 {
+		return
+	}
+	if atMost < 0 {
+		atMost = 0
+	}
+	z.extra = append(z.extra, cons{f: lacks & deckBits, left: atMost, seat: int8(q)})
+	z.hasSoft = true
+}
+
+// maxSuppose bounds the voids with room left (atMost > 0) that Suppose
+// adds to a deal; those with none are only a mask of faces a seat may not
+// take, and cost nothing.
+const maxSuppose = 48
+
 // cons is one void a hidden seat must keep in dealEvidence: it may take at
 // most left more cards of f.
 type cons struct {
@@ -50,8 +74,8 @@ type cons struct {
 
 // dealEvidence is dealHidden with the soft voids kept (each with
 // probability p): see UseEvidence.
-func (s *State) dealEvidence(r *game.Rand, d *hiddenDeal, elig []game.Card, p float64) {
-	var cs [maxSeats * (2 + softSlots)]cons
+func (s *State) dealEvidence(r *game.Rand, d *hiddenDeal, elig []game.Card, p float64, extra []cons) {
+	var cs [maxSeats*(2+softSlots) + maxSuppose]cons
 	nc := 0
 	var room [maxSeats]int
 	var allowed [maxSeats]game.Mask
@@ -75,15 +99,34 @@ func (s *State) dealEvidence(r *game.Rand, d *hiddenDeal, elig []game.Card, p fl
 			}
 		}
 	}
+	for _, c := range extra {
+		if c.left > 0 && nc == len(cs) {
+			continue
+		}
+		if c.left > 0 {
+			cs[nc] = c
+			nc++
+			continue
+		}
+		allowed[c.seat] &^= c.f
+		limited |= c.f
+	}
 	un := d.unseen
 	var ecount [53]int // the copies of each face that may be in the stock
 	for _, c := range elig {
 		ecount[idx(c)]++
 	}
 	stockRoom := s.stockN
+	var tracked [maxSeats]game.Mask // the faces some void of the seat still counts
+	for j := 0; j < nc; j++ {
+		tracked[cs[j].seat] |= cs[j].f
+	}
 	take := func(q, i int) {
 		msAdd(&s.h1[q], &s.h2[q], i)
 		room[q]--
+		if !tracked[q].Has(i) {
+			return
+		}
 		for j := 0; j < nc; j++ {
 			if c := &cs[j]; int(c.seat) == q && c.f.Has(i) {
 				c.left--

@@ -85,7 +85,8 @@ type Sampler struct {
 	deal     hiddenDeal
 	st       State
 	evidence float64 // UseEvidence's p
-	hasSoft  bool    // a hidden seat has a soft void
+	hasSoft  bool    // a hidden seat has a soft void, or Suppose added one
+	extra    []cons  // Suppose's voids
 }
 
 // NewSampler reads v. It returns an error when Engine.Sample would.
@@ -111,7 +112,7 @@ func (z *Sampler) Sample(r *game.Rand) *State {
 	d := &z.deal
 	elig := d.elig // a copy: dealHidden shuffles it
 	if z.evidence > 0 && z.hasSoft {
-		s.dealEvidence(r, d, elig[:d.ne], z.evidence)
+		s.dealEvidence(r, d, elig[:d.ne], z.evidence, z.extra)
 		return s
 	}
 	s.dealHidden(r, d.unseen, elig[:d.ne], &d.hidden, d.drawnHidden)

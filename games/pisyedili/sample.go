@@ -144,6 +144,27 @@ func (s *State) fromView(v *View, d *hiddenDeal) error {
 		s.pileN++
 		known[i]++
 	}
+	if len(v.Plays) != 0 && len(v.Plays) != len(v.Pile) {
+		return errors.New("pisyedili: Sample: the plays are not parallel to the pile")
+	}
+	for i := range v.Plays {
+		pl := &v.Plays[i]
+		if pl.Seat < -1 || int(pl.Seat) >= s.n || int(pl.Kind) >= len(playKindNames) || pl.Since < 0 || pl.Since > 1<<30 || (pl.Seat < 0 && pl.Since != 0) ||
+			len(pl.Sizes) != s.n || pl.Suit > game.Clubs || (!pl.HasSuit && pl.Suit != 0) {
+			return fmt.Errorf("pisyedili: Sample: bad play %d", i)
+		}
+		r := playRec{by: int8(pl.Seat + 1), kind: pl.Kind, at: -int32(pl.Since)}
+		if pl.HasSuit {
+			r.suit = uint8(pl.Suit) + 1
+		}
+		for q, n := range pl.Sizes {
+			if n < 0 || n > maxCards {
+				return fmt.Errorf("pisyedili: Sample: bad play %d", i)
+			}
+			r.sizes[q] = uint8(n)
+		}
+		s.plays[i] = r
+	}
 	if s.pileN > 0 {
 		if v.ActiveSuit > game.Clubs || v.ActiveRank < 0 || v.ActiveRank > game.King {
 			return errors.New("pisyedili: Sample: bad active suit or rank")

@@ -160,6 +160,37 @@ func (k VoidKind) String() string { return enumName(voidNames[:], int(k)) }
 // it: see the kinds).
 func (k VoidKind) Soft() bool { return k >= VoidDrew && int(k) < len(voidNames) }
 
+// PlayKind is the situation a card of the pile was played in (Play.Kind).
+type PlayKind uint8
+
+// The play kinds: the opening round (§6), a normal turn (§7), the defence
+// of a pending chain (§8), the card drawn just before (§7, after_draw) and
+// a card played onto the player's own ace (§8, ace_continue).
+const (
+	PlayUnknown     PlayKind = iota // a pile card whose play was not recorded (positions built by hand)
+	PlayOpening                     // in the opening round
+	PlayNormal                      // a normal turn, no chain pending
+	PlayChain                       // on a pending chain (a 7 on a seven chain, a joker on a joker chain)
+	PlayAfterDraw                   // the card just drawn (after_draw)
+	PlayAceContinue                 // onto the player's own ace (ace_continue)
+)
+
+var playKindNames = [...]string{"", "opening", "normal", "chain", "after_draw", "ace_continue"}
+
+func (k PlayKind) String() string { return enumName(playKindNames[:], int(k)) }
+
+// playRec is the public record of one card of the pile (State.plays, by
+// pile index): who played it, in which situation, the suit a jack named,
+// how many cards the player had received before it (State.recv then), and
+// every hand size just before it.
+type playRec struct {
+	by    int8 // seat + 1; 0: not recorded
+	kind  PlayKind
+	suit  uint8 // 1 + the suit a jack named; 0: none
+	at    int32 // recv[seat] at the play
+	sizes [maxSeats]uint8
+}
+
 // result is one finished hand (fixed size, so ending a hand allocates nothing).
 type result struct {
 	finisher int8 // -1: blocked hand
@@ -190,6 +221,8 @@ type State struct {
 	pileN  int
 	pool1  game.Mask // the multiset the stock was last formed from
 	pool2  game.Mask
+	plays  [maxCards]playRec // plays[i]: who played pile[i], and what every seat saw then
+	recv   [maxSeats]int32   // cards each seat has received (only differences count: Play.Since)
 
 	suit       game.Suit // active suit
 	rank       int       // active rank
@@ -325,6 +358,7 @@ func msCount(m1, m2, of game.Mask) int { return (m1 & of).Count() + (m2 & of).Co
 func (s *State) add(p int, c game.Card) {
 	msAdd(&s.h1[p], &s.h2[p], idx(c))
 	s.hn[p]++
+	s.recv[p]++
 	s.voids[p][0].k++
 	s.voids[p][1].k++
 	for i := range s.soft[p] {
@@ -776,6 +810,24 @@ func (s *State) play(p int, c game.Card, a uint8) {
 		// It played the card it drew (the only one it may play, so every
 		// seat knows which), and holds what it held before the draw.
 		s.note(p, VoidDrew, s.matchMask())
+	}
+	rec := &s.plays[s.pileN]
+	*rec = playRec{by: int8(p + 1), kind: PlayNormal, at: s.recv[p]}
+	switch {
+	case s.ph == PhaseOpening:
+		rec.kind = PlayOpening
+	case s.ph == PhaseAfterDraw:
+		rec.kind = PlayAfterDraw
+	case s.ph == PhaseAceContinue:
+		rec.kind = PlayAceContinue
+	case s.chain != ChainNone:
+		rec.kind = PlayChain
+	}
+	if s.ph != PhaseOpening && c != game.Joker && c.Rank() == game.Jack {
+		rec.suit = a
+	}
+	for q := 0; q < s.n; q++ {
+		rec.sizes[q] = uint8(s.hn[q])
 	}
 	s.remove(p, c)
 	s.pile[s.pileN] = c

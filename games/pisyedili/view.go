@@ -37,6 +37,7 @@ type View struct {
 	Drawn       game.Card    // after a voluntary draw: the card drawn (the drawer only); game.NoCard otherwise
 	StockSize   int          //
 	Pile        []game.Card  // the discard pile, bottom first (public history since the last reshuffle)
+	Plays       []Play       // Plays[i]: who played Pile[i] and what every seat saw then (parallel to Pile)
 	StockPool   *Cards       // the cards the stock was formed from at the last reshuffle; nil = the whole deck (since the deal)
 	Shown       []Void       // what passes and opening draws showed about hidden hands
 	Drawing     *Drawing     // a multi-card draw waiting for a reshuffle
@@ -140,6 +141,22 @@ type Void struct {
 	Since int
 }
 
+// Play is the public record of one card of the pile, Pile[i]: every seat
+// saw who played it, on which top (Pile[i-1]; for the bottom card of a
+// reshuffled pile, no longer shown) and every hand size. So a seat's hand
+// at that play was its hand now, plus the cards it has played since (its
+// later plays), less Since of them (the cards it received after it): the
+// evidence a bot may weigh against its model of the players (it says
+// nothing hidden: the draws' cards never enter it).
+type Play struct {
+	Seat    game.Seat // who played it; -1 if not recorded (positions set up by hand)
+	Kind    PlayKind  // opening, normal, chain, after_draw, ace_continue
+	Suit    game.Suit // the suit a jack named (HasSuit)
+	HasSuit bool
+	Since   int   // cards Seat has received since it played it
+	Sizes   []int // every hand size just before the play
+}
+
 // Chain is a pending penalty chain.
 type Chain struct {
 	Kind  ChainKind // seven or joker
@@ -239,6 +256,13 @@ func (s *State) View(obs game.Seat) game.View {
 	copy(v.HandSizes, s.hn[:s.n])
 	copy(v.Totals, s.totals[:s.n])
 	copy(v.Pile, s.pile[:s.pileN])
+	v.Plays = make([]Play, s.pileN)
+	if s.pileN > 0 {
+		sizes := make([]int, s.pileN*s.n) // one backing array for every play's sizes
+		for i := range v.Plays {
+			v.Plays[i] = s.playView(i, sizes[i*s.n:(i+1)*s.n:(i+1)*s.n])
+		}
+	}
 	if s.pool1 != s.full1 || s.pool2 != s.full2 {
 		v.StockPool = &Cards{Once: s.pool1, Twice: s.pool2}
 	}
@@ -300,6 +324,22 @@ func (s *State) View(obs game.Seat) game.View {
 	return v
 }
 
+// playView is the record of pile[i], its hand sizes written into sizes.
+func (s *State) playView(i int, sizes []int) Play {
+	r := &s.plays[i]
+	pl := Play{Seat: game.Seat(r.by) - 1, Kind: r.kind, Sizes: sizes}
+	if r.by > 0 {
+		pl.Since = int(s.recv[r.by-1] - r.at)
+	}
+	if r.suit > 0 {
+		pl.Suit, pl.HasSuit = game.Suit(r.suit-1), true
+	}
+	for q := range sizes {
+		sizes[q] = int(r.sizes[q])
+	}
+	return pl
+}
+
 // resultView is hand result r; done adds the hands scored (Points are
 // left to the caller).
 func (s *State) resultView(r *result, hand int, done bool) HandResult {
@@ -356,6 +396,21 @@ func (v *View) String() string {
 	}
 	fmt.Fprintf(&b, "hand sizes %v, stock %d, dead passes %d\n", v.HandSizes, v.StockSize, v.DeadPasses)
 	fmt.Fprintf(&b, "pile: %s\n", strings.Join(cardStrings(v.Pile), " "))
+	if len(v.Plays) > 0 {
+		b.WriteString("plays:")
+		for i, pl := range v.Plays {
+			c := ""
+			if i < len(v.Pile) {
+				c = fmtCard(v.Pile[i])
+			}
+			fmt.Fprintf(&b, " %s by %d", c, pl.Seat)
+			if pl.HasSuit {
+				fmt.Fprintf(&b, " naming %s", pl.Suit)
+			}
+			fmt.Fprintf(&b, " (%s, sizes %v, %d received since)", pl.Kind, pl.Sizes, pl.Since)
+		}
+		b.WriteString("\n")
+	}
 	if v.Drawing != nil {
 		fmt.Fprintf(&b, "drawing (%s): seat %d draws %d more, %d seats left\n", v.Drawing.Kind, v.Drawing.Seat, v.Drawing.Left, v.Drawing.SeatsLeft)
 	}
@@ -460,6 +515,13 @@ func (v *View) AppendJSON(b []byte) []byte {
 		}
 		b = game.AppendJSONString(b, fmtCard(c))
 	}
+	b = append(b, `],"plays":[`...)
+	for i := range v.Plays {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendPlay(b, &v.Plays[i])
+	}
 	b = append(b, `],"stock_pool":`...)
 	if v.StockPool != nil {
 		b = appendCards(b, *v.StockPool)
@@ -526,6 +588,19 @@ func (v *View) AppendJSON(b []byte) []byte {
 		}
 		b = append(b, ']')
 	}
+	return append(b, '}')
+}
+
+func appendPlay(b []byte, pl *Play) []byte {
+	b = append(b, `{"seat":`...)
+	b = strconv.AppendInt(b, int64(pl.Seat), 10)
+	b = appendStringField(b, "kind", pl.Kind.String())
+	if pl.HasSuit {
+		b = appendStringField(b, "suit", pl.Suit.String())
+	}
+	b = appendIntField(b, "since", pl.Since)
+	b = append(b, `,"sizes":`...)
+	b = appendInts(b, pl.Sizes)
 	return append(b, '}')
 }
 

@@ -255,6 +255,13 @@ func TestSampleRejectsBadViews(t *testing.T) {
 		"void":         func(v *View) { v.Shown = append(v.Shown, Void{Seat: 9, Lacks: 1}) },
 		"chain":        func(v *View) { v.Chain = &Chain{Kind: 7, Count: 1} },
 		"sizes":        func(v *View) { v.HandSizes = v.HandSizes[:2] },
+		"plays":        func(v *View) { v.Plays = v.Plays[:1] },
+		"play seat":    func(v *View) { v.Plays[1].Seat = 3 },
+		"play kind":    func(v *View) { v.Plays[1].Kind = 9 },
+		"play since":   func(v *View) { v.Plays[1].Since = -1 },
+		"play sizes":   func(v *View) { v.Plays[1].Sizes = v.Plays[1].Sizes[:2] },
+		"play size":    func(v *View) { v.Plays[1].Sizes[0] = 200 },
+		"play suit":    func(v *View) { v.Plays[1].Suit, v.Plays[1].HasSuit = 7, true },
 	} {
 		w := s.View(0).(*View)
 		spoil(w)
