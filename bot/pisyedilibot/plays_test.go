@@ -158,46 +158,27 @@ func TestPlayEvidenceLowHeart(t *testing.T) {
 // its size, the observer's own hand as it is).
 func TestPlayEvidenceAgainstOthers(t *testing.T) {
 	positions := 0
-	for seed := uint64(1); seed <= 20; seed++ {
-		st, _ := pisyedili.Engine{}.New(game.Options{"players": "4", "hands": "1"})
-		s := st.(*pisyedili.State)
-		r := game.NewRand(seed)
-		var buf []game.Move
-		for step := 0; step < 400 && !s.Over(); step++ {
-			if s.ChancePending() {
-				s.RollChance(&r)
-				continue
-			}
-			if !s.Playing() {
-				break
-			}
-			p := s.Turn()
-			v := s.View(p).(*pisyedili.View)
-			if step%13 == 0 {
-				positions++
-				dom := NewDomain(v).(*Domain)
-				for k := 0; k < 5; k++ {
-					d, err := dom.Sample(&r)
-					if err != nil {
-						t.Fatal(err)
-					}
-					ds, _ := stateOf(d)
-					for q := game.Seat(0); int(q) < v.Players; q++ {
-						if ds.HandSize(q) != v.HandSizes[q] || len(ds.HandCards(q, nil)) != v.HandSizes[q] {
-							t.Fatalf("seed %d step %d: seat %d dealt %d cards, want %d", seed, step, q, len(ds.HandCards(q, nil)), v.HandSizes[q])
-						}
-					}
-					if o1, o2 := ds.HandMasks(p); (pisyedili.Cards{Once: o1, Twice: o2}) != v.Hand {
-						t.Fatalf("seed %d step %d: the observer's hand changed", seed, step)
-					}
-				}
-			}
-			buf = s.Legal(p, buf[:0])
-			if err := s.Apply(p, buf[r.IntN(len(buf))]); err != nil {
+	random := func(_ *pisyedili.View, legal []game.Move, r *game.Rand) game.Move { return legal[r.IntN(len(legal))] }
+	playPositions(t, 20, 400, 13, random, func(seed uint64, step int, s *pisyedili.State, v *pisyedili.View, r *game.Rand) {
+		p := s.Turn()
+		positions++
+		dom := NewDomain(v).(*Domain)
+		for k := 0; k < 5; k++ {
+			d, err := dom.Sample(r)
+			if err != nil {
 				t.Fatal(err)
 			}
+			ds, _ := stateOf(d)
+			for q := game.Seat(0); int(q) < v.Players; q++ {
+				if ds.HandSize(q) != v.HandSizes[q] || len(ds.HandCards(q, nil)) != v.HandSizes[q] {
+					t.Fatalf("seed %d step %d: seat %d dealt %d cards, want %d", seed, step, q, len(ds.HandCards(q, nil)), v.HandSizes[q])
+				}
+			}
+			if o1, o2 := ds.HandMasks(p); (pisyedili.Cards{Once: o1, Twice: o2}) != v.Hand {
+				t.Fatalf("seed %d step %d: the observer's hand changed", seed, step)
+			}
 		}
-	}
+	})
 	if positions < 100 {
 		t.Fatalf("only %d positions", positions)
 	}

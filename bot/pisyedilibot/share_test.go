@@ -13,12 +13,22 @@ import (
 // 1..games) and calls at with every every-th decision's state and the view
 // of the seat to move.
 func mediumPositions(tb testing.TB, games, every int, at func(s *pisyedili.State, v *pisyedili.View)) {
+	medium := func(v *pisyedili.View, legal []game.Move, r *game.Rand) game.Move { return Rule(v, legal, r, false) }
+	playPositions(tb, games, 3000, every, medium, func(_ uint64, _ int, s *pisyedili.State, v *pisyedili.View, _ *game.Rand) { at(s, v) })
+}
+
+// playPositions plays games of four players (hands=1, seeds 1..games, at
+// most maxSteps steps each) whose moves move chooses, and calls at with
+// every every-th decision's seed, step, state, the view of the seat to
+// move and the game's generator (which both draw from), before the move.
+func playPositions(tb testing.TB, games, maxSteps, every int, move func(v *pisyedili.View, legal []game.Move, r *game.Rand) game.Move,
+	at func(seed uint64, step int, s *pisyedili.State, v *pisyedili.View, r *game.Rand)) {
 	for seed := uint64(1); seed <= uint64(games); seed++ {
 		st, _ := pisyedili.Engine{}.New(game.Options{"players": "4", "hands": "1"})
 		s := st.(*pisyedili.State)
 		r := game.NewRand(seed)
 		var buf []game.Move
-		for step := 0; step < 3000 && !s.Over(); step++ {
+		for step := 0; step < maxSteps && !s.Over(); step++ {
 			if s.ChancePending() {
 				s.RollChance(&r)
 				continue
@@ -29,10 +39,10 @@ func mediumPositions(tb testing.TB, games, every int, at func(s *pisyedili.State
 			p := s.Turn()
 			v := s.View(p).(*pisyedili.View)
 			if step%every == 0 {
-				at(s, v)
+				at(seed, step, s, v, &r)
 			}
 			buf = s.Legal(p, buf[:0])
-			if err := s.Apply(p, Rule(v, buf, &r, false)); err != nil {
+			if err := s.Apply(p, move(v, buf, &r)); err != nil {
 				tb.Fatal(err)
 			}
 		}

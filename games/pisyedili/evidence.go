@@ -205,53 +205,46 @@ func (s *State) dealEvidence(r *game.Rand, d *hiddenDeal, elig []game.Card, p fl
 			}
 		}
 	}
+	// shuffled lists, in random order, copies(i) copies of each face i.
+	var order [maxCards]game.Card
+	shuffled := func(copies func(i int) int) []game.Card {
+		n := 0
+		for i := 0; i < 53; i++ {
+			for range copies(i) {
+				order[n] = faceCard[i]
+				n++
+			}
+		}
+		r.ShuffleCards(order[:n])
+		return order[:n]
+	}
 	// The cards that cannot be in the stock (after a reshuffle) go to the
 	// hands first, then the limited ones, in random order.
-	var order [maxCards]game.Card
-	no := 0
-	for i := 0; i < 53; i++ {
-		for k := ecount[i]; k < un[i]; k++ {
-			order[no] = faceCard[i]
-			no++
-		}
-	}
-	r.ShuffleCards(order[:no])
-	for _, c := range order[:no] {
+	for _, c := range shuffled(func(i int) int { return un[i] - ecount[i] }) {
 		place(idx(c), false)
 	}
-	no = 0
-	for m := limited; m != 0; m &= m - 1 {
-		i := m.Lowest()
-		for k := 0; k < min(ecount[i], un[i]); k++ {
-			order[no] = faceCard[i]
-			no++
+	// free is how many copies of face i, limited (in) or not, may be in
+	// the stock or a hand.
+	free := func(i int, in bool) int {
+		if limited.Has(i) != in {
+			return 0
 		}
+		return min(ecount[i], un[i])
 	}
-	r.ShuffleCards(order[:no])
-	for _, c := range order[:no] {
+	for _, c := range shuffled(func(i int) int { return free(i, true) }) {
 		place(idx(c), true)
 	}
 	// The rest may go anywhere: a random fill of the room left.
-	no = 0
-	for i := 0; i < 53; i++ {
-		if limited.Has(i) {
-			continue
-		}
-		for k := 0; k < min(ecount[i], un[i]); k++ {
-			order[no] = faceCard[i]
-			no++
-		}
-	}
-	r.ShuffleCards(order[:no])
+	rest := shuffled(func(i int) int { return free(i, false) })
 	j := 0
-	for ; stockRoom > 0 && j < no; j++ {
-		stock[ns] = order[j]
+	for ; stockRoom > 0 && j < len(rest); j++ {
+		stock[ns] = rest[j]
 		ns++
 		stockRoom--
 	}
 	for q := 0; q < s.n; q++ {
-		for ; room[q] > 0 && j < no; j++ {
-			take(q, idx(order[j]))
+		for ; room[q] > 0 && j < len(rest); j++ {
+			take(q, idx(rest[j]))
 		}
 	}
 	r.ShuffleCards(stock[:ns])
