@@ -575,8 +575,10 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 func (r *runner) read(t *tableRun, c *protocol.Client, cr *clientRun, created chan string, joined chan error) {
 	ctx := context.Background()
 	owner := cr.k == 0
+	var buf []byte // reused: each message is done with before the next
 	for {
-		in, err := c.Recv(ctx)
+		in, err := c.RecvInto(ctx, buf)
+		buf = in.Raw
 		if err != nil {
 			if in.Raw != nil {
 				continue // not a message

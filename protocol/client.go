@@ -146,11 +146,43 @@ func (c *Client) Recv(ctx context.Context) (Incoming, error) {
 	if err != nil {
 		return Incoming{}, err
 	}
+	return incoming(b)
+}
+
+// incoming is a message as received, with its type.
+func incoming(b []byte) (Incoming, error) {
 	typ, err := PeekType(b)
 	if err != nil {
 		return Incoming{Raw: b}, err
 	}
 	return Incoming{Type: typ, Raw: b}, nil
+}
+
+// RecvInto is Recv reading into buf (grown when a message is longer) and
+// returning it as Raw, for a reader that is done with each message before
+// it reads the next: no message allocates once buf has grown to the
+// longest (the load tool reads thousands of messages a second this way).
+// Raw is only valid until the next RecvInto with the same buf.
+func (c *Client) RecvInto(ctx context.Context, buf []byte) (Incoming, error) {
+	_, r, err := c.ws.Reader(ctx)
+	if err != nil {
+		return Incoming{}, err
+	}
+	b := buf[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Incoming{}, err
+		}
+	}
+	return incoming(b)
 }
 
 // Next reads the next message and decodes it into its own type (a pointer:

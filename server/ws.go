@@ -65,6 +65,9 @@ type conn struct {
 	ending   bool     // killed: the writer finishes (flushes, closes) when the queue is empty
 	finished chan struct{}
 	nextPing int64 // unix ns; the server's pinger's field
+	// partial is the rest of a write Flush made in part: it holds the
+	// socket, and the writer finishes it first.
+	partial *wsconn.Pending
 
 	// A virtual conn's relayed commands (vconn.go).
 	inMu      sync.Mutex
@@ -82,8 +85,17 @@ type conn struct {
 
 func (c *conn) Player() string { return c.sess.Player }
 
-// Send queues a message; a client whose queue is full is disconnected.
-func (c *conn) Send(b []byte) bool {
+// Send queues a message and starts the writer; a client whose queue is
+// full is disconnected.
+func (c *conn) Send(b []byte) bool { return c.queueOut(b, true) }
+
+// Queue queues a message for a table's event (table.Queuer): the writer
+// is not started, and the table calls Flush once the event is handled,
+// so that the messages of one move (its ack and the state) leave in one
+// write.
+func (c *conn) Queue(b []byte) bool { return c.queueOut(b, false) }
+
+func (c *conn) queueOut(b []byte, start bool) bool {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -100,8 +112,10 @@ func (c *conn) Send(b []byte) bool {
 	}
 	c.queue = append(c.queue, b)
 	c.bytes += len(b)
-	start := !c.flushing
-	c.flushing = true
+	start = start && !c.flushing
+	if start {
+		c.flushing = true
+	}
 	c.mu.Unlock()
 	c.s.queuedBytes.Add(int64(len(b)))
 	c.s.msgsOut.Add(1)
@@ -109,6 +123,55 @@ func (c *conn) Send(b []byte) bool {
 		go c.writer()
 	}
 	return true
+}
+
+// Flush writes what Queue has queued, on the caller's goroutine when the
+// socket takes it at once (the usual case: no writer goroutine is woken
+// for it), else by starting the writer, which may wait. A writer already
+// running writes it anyway.
+func (c *conn) Flush() {
+	c.mu.Lock()
+	if c.flushing || c.closed || len(c.queue) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	c.flushing = true // this goroutine is the writer until it hands over
+	if c.ending {
+		c.mu.Unlock()
+		go c.writer() // it flushes and closes
+		return
+	}
+	q := c.queue
+	c.queue = nil
+	n := c.bytes
+	c.bytes = 0
+	c.mu.Unlock()
+	done, p, err := c.ws.TryWriteText(q...)
+	if err != nil {
+		c.s.queuedBytes.Add(-int64(n))
+		c.drop(wsconn.StatusGoingAway, "write failed")
+		c.finish()
+		return
+	}
+	if done || p != nil {
+		c.s.wsWrites.Add(1)
+		c.s.queuedBytes.Add(-int64(n))
+	}
+	c.mu.Lock()
+	if !done && p == nil {
+		// Nothing was sent: the messages go back in front of any that
+		// came meanwhile, for the writer.
+		c.queue = append(q, c.queue...)
+		c.bytes += n
+	}
+	c.partial = p
+	if done && len(c.queue) == 0 && !c.ending {
+		c.flushing = false
+		c.mu.Unlock()
+		return
+	}
+	c.mu.Unlock()
+	go c.writer() // the rest, what came meanwhile, or the close
 }
 
 // take removes and returns what is queued.
@@ -374,6 +437,20 @@ func (s *Server) watchdog() {
 // is left (errors explaining the disconnection), briefly, and closes the
 // socket.
 func (c *conn) writer() {
+	c.mu.Lock()
+	p := c.partial
+	c.partial = nil
+	c.mu.Unlock()
+	if p != nil {
+		c.writing.Store(time.Now().UnixNano())
+		err := p.Finish()
+		c.writing.Store(0)
+		if err != nil {
+			c.drop(wsconn.StatusGoingAway, "write failed")
+			c.finish()
+			return
+		}
+	}
 	var batch [][]byte
 	for {
 		q, finish := c.next(batch)

@@ -126,18 +126,9 @@ func (t *Table) startBot(i int, level string) {
 	ss.pending, ss.pendingView, ss.pendingGen = true, v, t.log.len()
 	b, eng, gen := ss.bot, t.eng, t.log.len()
 	ctx, timeout, p := t.ctx, t.cfg.BotTimeout, t.cfg.Pool
-	if t.botRes == nil {
-		// Made at the first bot decision: a table of people alone holds
-		// no channel for bots (about 700 bytes).
-		t.botRes = make(chan botResult, 2*len(t.seats)+2)
-	}
-	res := t.botRes
-	deliver := func(r botResult) {
-		select {
-		case res <- r:
-		case <-ctx.Done():
-		}
-	}
+	// Not inline: the decision's goroutine is a pool worker's, which runs
+	// at a lower priority (and others wait for it).
+	deliver := func(r botResult) { t.deliver(event{kind: stepBot, r: r}, false) }
 	// The decision runs on the shared pool; the pause before it (BotDelay)
 	// holds no worker and no goroutine.
 	decide := func(ctx context.Context) {

@@ -15,11 +15,14 @@ import (
 // Moves: a seat's move, its log append and the chance steps after it.
 
 // Move submits a move for player (seat -1: the one seat the player holds).
-// It does not wait: the table sends the ack or the error to sub, then
-// broadcasts the new state. id is echoed in the answer.
+// The table sends the ack or the error to sub, then broadcasts the new
+// state. When the table is idle the move is made on the caller's
+// goroutine (a connection's reader: no other goroutine is woken for it),
+// else it waits its turn and Move returns at once. id is echoed in the
+// answer.
 func (t *Table) Move(sub Subscriber, id json.RawMessage, seat game.Seat, text string) error {
 	arrived := time.Now()
-	return t.post(func() { t.move(sub, id, seat, text, arrived) })
+	return t.runOrPost(func() { t.move(sub, id, seat, text, arrived) })
 }
 
 func (t *Table) resolveSeat(player string, seat game.Seat) (game.Seat, *Error) {
@@ -47,7 +50,7 @@ func (t *Table) sendError(sub Subscriber, id json.RawMessage, e *Error) {
 		return
 	}
 	b, _ := json.Marshal(protocol.ErrorMsg{ID: id, Code: e.Code, Message: e.Msg, Table: t.id})
-	sub.Send(b)
+	t.send(sub, b)
 }
 
 func (t *Table) move(sub Subscriber, id json.RawMessage, seat game.Seat, text string, arrived time.Time) {
@@ -77,7 +80,7 @@ func (t *Table) move(sub Subscriber, id json.RawMessage, seat game.Seat, text st
 	}
 	// The player acted: they are present at this seat.
 	t.seats[s].away = false
-	sub.Send(protocol.AppendAck(make([]byte, 0, 48+len(id)+len(t.id)), id, t.id, t.log.len()))
+	t.send(sub, protocol.AppendAck(make([]byte, 0, 48+len(id)+len(t.id)), id, t.id, t.log.len()))
 	t.broadcast()
 	t.cfg.Metrics.MoveLatency.ObserveDuration(time.Since(arrived))
 	t.advance()

@@ -114,11 +114,36 @@ func (t *Table) sendState(sub Subscriber) {
 	t.hist.frag = t.histAll()
 	defer t.histDone()
 	for _, s := range seats {
-		if b := t.stateMsg(s); b != nil && !sub.Send(b) {
+		if b := t.stateMsg(s); b != nil && !t.send(sub, b) {
 			t.drop(sub)
 			return
 		}
 	}
+}
+
+// send gives sub a message of the event being handled: queued, and
+// written when the event ends (flush), if sub is a Queuer.
+func (t *Table) send(sub Subscriber, b []byte) bool {
+	q, ok := sub.(Queuer)
+	if !ok {
+		return sub.Send(b)
+	}
+	if !q.Queue(b) {
+		return false
+	}
+	if !slices.Contains(t.unflushed, q) {
+		t.unflushed = append(t.unflushed, q)
+	}
+	return true
+}
+
+// flush writes what the event has queued (send), once it is handled.
+func (t *Table) flush() {
+	for _, q := range t.unflushed {
+		q.Flush()
+	}
+	clear(t.unflushed)
+	t.unflushed = t.unflushed[:0]
 }
 
 func (t *Table) drop(sub Subscriber) {
@@ -174,7 +199,7 @@ func (t *Table) broadcast() {
 				b = t.stateMsg(s)
 				cache[s+1] = b
 			}
-			if b != nil && !sub.Send(b) {
+			if b != nil && !t.send(sub, b) {
 				dead = append(dead, sub)
 				break
 			}

@@ -144,10 +144,10 @@ func (t *Table) Unsubscribe(sub Subscriber) {
 	t.leaveMu.Lock()
 	t.leaving = append(t.leaving, sub)
 	t.leaveMu.Unlock()
-	select {
-	case t.leaveSig <- struct{}{}:
-	default: // a signal is pending already; it covers this one
-	}
+	// Not inline: the caller (a connection's last reader, say) is not
+	// held up by the table's events. One waiting stepLeave covers every
+	// departure queued before it runs.
+	t.deliver(event{kind: stepLeave}, false)
 }
 
 // departures handles the queued Unsubscribes.

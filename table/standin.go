@@ -13,7 +13,7 @@ import (
 // The record does not keep them, so only the running table knows them: a
 // table restored after a restart knows the marks of the steps made since.
 // It holds one entry per stand-in move, no more than the log's steps. The
-// table's goroutine writes it; the server reads it from its own goroutines
+// table's events write it; the server reads it from its own goroutines
 // (StandIns), hence the lock.
 type standIns struct {
 	mu    sync.Mutex

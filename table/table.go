@@ -63,6 +63,19 @@ type Subscriber interface {
 	Send(msg []byte) bool
 }
 
+// A Queuer is a Subscriber that can hold a table's messages until the
+// table has handled its event: Queue queues msg without starting a write
+// (false as Send's), and Flush writes what is queued. The table flushes
+// each subscriber it queued to when the event is handled, so a move's
+// messages (the mover's ack and each seat's state) leave in one write per
+// connection, made by the goroutine running the table's event when the
+// socket takes them at once (server's conn: no writer goroutine is woken).
+type Queuer interface {
+	Subscriber
+	Queue(msg []byte) bool
+	Flush()
+}
+
 // Config is what every table of a server shares.
 type Config struct {
 	Store   store.Store
@@ -105,13 +118,13 @@ type Config struct {
 	// its hints). Nil: each decision runs in a goroutine of its own, with no
 	// bound (tests and tools).
 	Pool *pool.Pool
-	// OnChange is called (from the table's goroutine; it must not block)
+	// OnChange is called (by the goroutine running the table's event; it must not block)
 	// when the table's summary changes.
 	OnChange func(s *Summary)
-	// OnStop is called when the table's goroutine ends.
+	// OnStop is called when the table stops (Done).
 	OnStop func(id string)
 	// BotAccount reports whether a player is a bot account, to mark its
-	// seats (SeatInfo.BotAccount). Called from the table's goroutine: it
+	// seats (SeatInfo.BotAccount). Called while the table's event runs: it
 	// must not block. Nil: no seat is marked.
 	BotAccount func(player string) bool
 }
@@ -153,8 +166,7 @@ func (c *Config) defaults() {
 type Table struct {
 	id      string
 	cfg     Config
-	cmds    chan func()
-	botRes  chan botResult // made by the first bot decision (startBot); nil blocks run's select
+	mb      mailbox // the events waiting to run (mailbox.go)
 	ctx     context.Context
 	cancel  context.CancelFunc
 	stopped chan struct{}
@@ -163,7 +175,7 @@ type Table struct {
 	// Safe from any goroutine: the steps a bot chose for a player.
 	standInMarks standIns // standin.go
 
-	// Owned by the goroutine:
+	// Owned by the goroutine running the table's events (mailbox.go):
 	meta      store.Table
 	eng       game.Engine
 	st        game.State
@@ -180,6 +192,7 @@ type Table struct {
 	common    []byte       // the shared part of state messages, cached for one broadcast
 	legal     []legalCache // per seat: the legal moves last sent (see legalJSON)
 	msgToAct  []game.Seat  // scratch for stateMsg
+	unflushed []Queuer     // queued to during the event being handled (send)
 	optsJSON  []byte       // opts marshalled (commonJSON)
 	seatsJSON []byte       // seatsSent marshalled (commonJSON)
 	seatsSent []SeatInfo
@@ -200,9 +213,8 @@ type Table struct {
 
 	// Departures (Unsubscribe) have their own queue so that a flood of
 	// commands can never delay or lose one.
-	leaveMu  sync.Mutex
-	leaving  []Subscriber
-	leaveSig chan struct{}
+	leaveMu sync.Mutex
+	leaving []Subscriber
 }
 
 type seatState struct {
@@ -279,7 +291,7 @@ func Create(ctx context.Context, cfg Config, meta store.Table) (*Table, error) {
 	}
 	t := newTable(cfg, meta, eng, st, nil)
 	t.start()
-	// Wait for the goroutine's start (a full table starts its game there),
+	// Wait for the table's start (a full table starts its game there),
 	// so the returned summary is current.
 	t.do(ctx, func() {})
 	return t, nil
@@ -325,7 +337,6 @@ func newTable(cfg Config, meta store.Table, eng game.Engine, st game.State, even
 	ctx, cancel := context.WithCancel(context.Background())
 	t := &Table{
 		id: meta.ID, cfg: cfg,
-		cmds:    make(chan func(), cfg.QueueSize),
 		ctx:     ctx,
 		cancel:  cancel,
 		stopped: make(chan struct{}),
@@ -335,7 +346,6 @@ func newTable(cfg Config, meta store.Table, eng game.Engine, st game.State, even
 		presence: map[string]int{},
 		seats:    make([]seatState, st.Seats()),
 		legal:    make([]legalCache, st.Seats()),
-		leaveSig: make(chan struct{}, 1),
 	}
 	t.opts, _ = game.ParseOptions(meta.Options)
 	t.standInMarks.since = len(events) // standin.go: steps made before this table ran
@@ -358,27 +368,32 @@ func (t *Table) ID() string { return t.id }
 // Summary is the table's latest summary (safe from any goroutine).
 func (t *Table) Summary() *Summary { return t.summary.Load() }
 
-// Done is closed when the table's goroutine has ended.
+// Done is closed when the table has stopped: no event runs any more.
 func (t *Table) Done() <-chan struct{} { return t.stopped }
 
-// Stop ends the table's goroutine (the log is already durable).
+// Stop stops the table (the log is already durable) and waits until it
+// has: an event running ends first.
 func (t *Table) Stop() {
-	t.cancel()
+	t.cancel() // a bot's decision need not go on
+	t.deliver(event{kind: stepEnd}, false)
 	<-t.stopped
 }
 
+// start runs the table's first event, on a goroutine of its own.
 func (t *Table) start() {
 	t.cfg.Metrics.Tables.Add(1)
 	if t.meta.Status == store.StatusPlaying {
 		t.cfg.Metrics.Playing.Add(1)
 	}
-	go t.run()
+	t.newTimers()
+	t.deliver(event{kind: stepStart}, false)
 }
 
-// do runs f on the table's goroutine and waits for it. A full queue is
-// ErrBusy. If ctx ends while f is still queued, f is withdrawn (it will
-// never run) and do returns ErrTimeout; once f has started, do waits for it
-// to finish whatever ctx says, so a caller is never told "failed" about a
+// do runs f as the table's event and waits for it: on the caller's
+// goroutine if the table is idle (mailbox.go). A full queue is ErrBusy.
+// If ctx ends while f is still queued, f is withdrawn (it will never run)
+// and do returns ErrTimeout; once f has started, do waits for it to
+// finish whatever ctx says, so a caller is never told "failed" about a
 // command that was carried out.
 func (t *Table) do(ctx context.Context, f func()) error {
 	const queued, running, withdrawn = 0, 1, 2
@@ -391,15 +406,10 @@ func (t *Table) do(ctx context.Context, f func()) error {
 		defer close(done)
 		f()
 	}
-	select {
-	case t.cmds <- cmd:
-	case <-t.stopped:
-		return ErrStopped
-	default:
-		t.cfg.Metrics.Busy.Add(1)
-		return ErrBusy
+	if err := t.deliver(event{kind: stepCmd, f: cmd}, true); err != nil {
+		return err
 	}
-	// stopped: the loop has ended, so f either ran to its end (done is
+	// stopped: the table has ended, so f either ran to its end (done is
 	// closed) or never started.
 	stopped := func() error {
 		select {
@@ -427,74 +437,25 @@ func (t *Table) do(ctx context.Context, f func()) error {
 	}
 }
 
-// post queues f without waiting. A full queue is ErrBusy.
+// post queues f without waiting for it (a goroutine is started to run it
+// when the table is idle). A full queue is ErrBusy.
 func (t *Table) post(f func()) error {
-	select {
-	case <-t.stopped:
-		return ErrStopped
-	default:
-	}
-	select {
-	case t.cmds <- f:
-		return nil
-	default:
-		t.cfg.Metrics.Busy.Add(1)
-		return ErrBusy
-	}
+	return t.deliver(event{kind: stepCmd, f: f}, false)
 }
 
-func (t *Table) run() {
-	defer func() {
-		t.cfg.Metrics.Tables.Add(-1)
-		if t.meta.Status == store.StatusPlaying {
-			t.cfg.Metrics.Playing.Add(-1)
-		}
-		if t.emptyPaused {
-			t.cfg.Metrics.Paused.Add(-1)
-		}
-		close(t.stopped)
-		if t.cfg.OnStop != nil {
-			t.cfg.OnStop(t.id)
-		}
-	}()
-	t.timer = time.NewTimer(time.Hour)
-	defer t.timer.Stop()
-	t.emptyTimer = time.NewTimer(time.Hour)
-	t.emptyTimer.Stop()
-	defer t.emptyTimer.Stop()
-	// The goroutine only waits and dispatches: each event is handled on
-	// a worker goroutine while it waits (deep.go), so that the stack it
-	// keeps between events stays small.
-	s := newStep(t)
-	if s.exec(stepStart, nil, botResult{}) {
-		return
-	}
-	for {
-		var stop bool
-		select {
-		case <-t.ctx.Done():
-			return
-		case <-t.leaveSig:
-			stop = s.exec(stepLeave, nil, botResult{})
-		case f := <-t.cmds:
-			stop = s.exec(stepCmd, f, botResult{})
-		case r := <-t.botRes:
-			stop = s.exec(stepBot, nil, r)
-		case <-t.timer.C:
-			stop = s.exec(stepTick, nil, botResult{})
-		case <-t.emptyTimer.C:
-			stop = s.exec(stepEmpty, nil, botResult{})
-		}
-		if stop {
-			return
-		}
-	}
+// runOrPost runs f on the caller's goroutine when the table is idle (and
+// whatever else comes meanwhile), else queues it without waiting. A full
+// queue is ErrBusy.
+func (t *Table) runOrPost(f func()) error {
+	return t.deliver(event{kind: stepCmd, f: f}, true)
 }
 
-// handle handles one event of the run loop (on a worker goroutine, for
-// run: deep.go) and reports whether the loop must end.
+// handle handles one event (mailbox.go) and reports whether the table
+// must stop.
 func (t *Table) handle(kind stepKind, f func(), r botResult) (stop bool) {
 	switch kind {
+	case stepEnd:
+		return true
 	case stepStart:
 		if t.meta.Status == store.StatusPlaying {
 			t.advance()

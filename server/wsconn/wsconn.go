@@ -15,6 +15,10 @@
 //     call, so the messages a connection has queued (a move's state and
 //     its acknowledgement, say) share one system call instead of one
 //     each.
+//   - TryWriteText does the same without waiting: a goroutine that must
+//     not block (a table's, say) writes the frames itself when the socket
+//     takes them at once, as it nearly always does, instead of waking a
+//     writer goroutine to make the same system call.
 //
 // Writes are safe from any goroutine (a mutex orders them); Wait, Next
 // and Read belong to one reader at a time (successive goroutines may take
@@ -39,6 +43,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -126,6 +131,10 @@ const closeWait = time.Second
 type Conn struct {
 	nc net.Conn
 	br *bufio.Reader
+	// rc is nc's descriptor for TryWriteText's non-blocking write; nil
+	// when nc has none (a pipe in tests, TLS), and then TryWriteText
+	// leaves every write to WriteText.
+	rc syscall.RawConn
 
 	// Read state, owned by the reader goroutine.
 	limit     int64       // a message longer than this fails the connection (1009)
@@ -140,6 +149,13 @@ type Conn struct {
 
 	wmu       sync.Mutex // orders writes
 	closeSent bool       // under wmu
+	// TryWriteText's system call, under wmu: its frames and its result
+	// (fields rather than a closure's captures, which would be allocated
+	// on every write).
+	tryBuf  []byte
+	tryN    int
+	tryErr  error
+	tryFunc func(fd uintptr) bool
 
 	closed    atomic.Bool
 	closeRecv chan struct{} // closed when the peer's close frame arrived (or the reader ended)
@@ -215,8 +231,15 @@ func newConn(nc net.Conn, rd io.Reader, limit int64) *Conn {
 	if limit <= 0 {
 		limit = 32 << 10
 	}
-	return &Conn{nc: nc, br: bufio.NewReaderSize(rd, readBufSize), limit: limit,
+	c := &Conn{nc: nc, br: bufio.NewReaderSize(rd, readBufSize), limit: limit,
 		closeRecv: make(chan struct{})}
+	if sc, ok := nc.(syscall.Conn); ok {
+		if rc, err := sc.SyscallConn(); err == nil {
+			c.rc = rc
+			c.tryFunc = c.tryWrite
+		}
+	}
+	return c
 }
 
 // checkRequest validates an upgrade request (RFC 6455 section 4.2.1) and
@@ -647,18 +670,97 @@ func (c *Conn) WriteText(msgs ...[]byte) error {
 	if c.closeSent || c.closed.Load() {
 		return ErrClosed
 	}
+	bp, b := textFrames(msgs)
+	_, err := c.nc.Write(b)
+	putFrameBuf(bp, b)
+	return err
+}
+
+// textFrames assembles msgs as text frames in a pooled buffer (bp, to
+// give back with putFrameBuf once written).
+func textFrames(msgs [][]byte) (bp *[]byte, b []byte) {
 	size := 0
 	for _, m := range msgs {
 		size += 10 + len(m)
 	}
-	bp := getFrameBuf(size)
-	b := (*bp)[:0]
+	bp = getFrameBuf(size)
+	b = (*bp)[:0]
 	for _, m := range msgs {
 		b = appendFrame(b, opText, m)
 	}
-	_, err := c.nc.Write(b)
-	putFrameBuf(bp, b)
+	return bp, b
+}
+
+// Pending is the rest of a TryWriteText that the socket took only in
+// part. It holds the socket's write lock, so that no other frame can be
+// written into the middle of a message: Finish writes the rest, waiting
+// as WriteText does, and releases it. Whoever gets a Pending must call
+// Finish, from any goroutine.
+type Pending struct {
+	c   *Conn
+	bp  *[]byte
+	b   []byte // the frames
+	off int    // how much of b the socket took
+}
+
+// Finish writes the rest of the frames (it blocks like WriteText; a peer
+// that stops reading blocks it until CloseNow) and releases the socket.
+func (p *Pending) Finish() error {
+	_, err := p.c.nc.Write(p.b[p.off:])
+	putFrameBuf(p.bp, p.b)
+	p.c.wmu.Unlock()
 	return err
+}
+
+// TryWriteText is WriteText for a goroutine that must not wait: it makes
+// the same one system call, without blocking. done reports that the
+// socket took every frame. Otherwise, if it took none (its buffer was
+// full, another write held the socket, or the socket has no descriptor
+// to write to without waiting), p is nil and nothing was sent: the caller
+// hands the messages to a writer that may wait (WriteText). If it took
+// part of them, p holds the socket until p.Finish writes the rest.
+func (c *Conn) TryWriteText(msgs ...[]byte) (done bool, p *Pending, err error) {
+	if c.rc == nil || !c.wmu.TryLock() {
+		return false, nil, nil
+	}
+	if c.closeSent || c.closed.Load() {
+		c.wmu.Unlock()
+		return false, nil, ErrClosed
+	}
+	bp, b := textFrames(msgs)
+	c.tryBuf, c.tryN, c.tryErr = b, 0, nil
+	if err := c.rc.Write(c.tryFunc); err != nil {
+		c.tryErr = err // the socket is closed
+	}
+	n, err := c.tryN, c.tryErr
+	c.tryBuf, c.tryErr = nil, nil
+	switch {
+	case err == nil && n == len(b):
+		putFrameBuf(bp, b)
+		c.wmu.Unlock()
+		return true, nil, nil
+	case n > 0:
+		return false, &Pending{c: c, bp: bp, b: b, off: n}, nil
+	default:
+		putFrameBuf(bp, b)
+		c.wmu.Unlock()
+		if err == syscall.EAGAIN || err == syscall.EINTR {
+			err = nil // nothing taken: the caller's writer will wait
+		}
+		return false, nil, err
+	}
+}
+
+// tryWrite is TryWriteText's one attempt at the descriptor (RawConn.Write
+// calls it; returning true means it is not called again, so it never
+// waits for the socket to become writable).
+func (c *Conn) tryWrite(fd uintptr) bool {
+	n, err := syscall.Write(int(fd), c.tryBuf)
+	if n < 0 {
+		n = 0
+	}
+	c.tryN, c.tryErr = n, err
+	return true
 }
 
 // appendFrame appends a server frame (unmasked) of op and payload p.

@@ -641,3 +641,86 @@ func TestWait(t *testing.T) {
 		}
 	})
 }
+
+// TestTryWriteText: TryWriteText sends what the socket takes at once and
+// never waits. When the peer stops reading, a write is either not sent at
+// all (the caller keeps the messages) or sent in part, and then the rest
+// holds the socket: no other frame (a WriteText from another goroutine)
+// can be written into the middle of the message, and Finish completes it.
+// The peer reads every frame that was sent whole and in order.
+func TestTryWriteText(t *testing.T) {
+	conns := make(chan *Conn, 1)
+	ts := serve(t, nil, func(c *Conn) {
+		conns <- c
+		c.Wait() // answers nothing; holds the socket open until the test ends
+	})
+	rc := rawDial(t, ts)
+	c := <-conns
+	c.nc.(*net.TCPConn).SetWriteBuffer(8 << 10)
+	rc.Conn.(*net.TCPConn).SetReadBuffer(8 << 10)
+
+	msg := func(i int) []byte {
+		return append([]byte(fmt.Sprintf("%06d:", i)), bytes.Repeat([]byte{'a' + byte(i%26)}, 200<<10)...)
+	}
+	if done, p, err := c.TryWriteText([]byte("hello")); !done || p != nil || err != nil {
+		t.Fatalf("a short write to an idle socket: done %v, pending %v, err %v", done, p != nil, err)
+	}
+	var sent [][]byte
+	sent = append(sent, []byte("hello"))
+	var pending *Pending
+	for i := 0; pending == nil; i++ {
+		if i > 10000 {
+			t.Fatal("a peer that does not read never filled the socket")
+		}
+		m := msg(i)
+		done, p, err := c.TryWriteText(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case done:
+			sent = append(sent, m)
+		case p != nil:
+			sent = append(sent, m)
+			pending = p
+		default:
+			// Nothing taken: the message is the caller's to queue. Try
+			// one more, larger than what may be left, to get a partial
+			// write (or nothing again).
+		}
+	}
+	// The socket is held: another try is refused at once, and a blocking
+	// write waits for Finish.
+	if done, p, err := c.TryWriteText([]byte("x")); done || p != nil || err != nil {
+		t.Fatalf("a try while a write is pending: done %v, pending %v, err %v", done, p != nil, err)
+	}
+	after := make(chan error, 1)
+	go func() { after <- c.WriteText([]byte("after")) }()
+	sent = append(sent, []byte("after"))
+	finished := make(chan error, 1)
+	go func() { finished <- pending.Finish() }()
+	for i, want := range sent {
+		op, fin, got := rc.readFrame(t)
+		if op != opText || !fin || !bytes.Equal(got, want) {
+			t.Fatalf("frame %d: op %d fin %v, %d bytes %.12q; want text, %d bytes %.12q", i, op, fin, len(got), got, len(want), want)
+		}
+	}
+	if err := <-finished; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-after; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTryWriteTextNoDescriptor: a socket without a descriptor to write to
+// without waiting (a pipe) leaves every write to WriteText.
+func TestTryWriteTextNoDescriptor(t *testing.T) {
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	c := newConn(a, a, 0)
+	if done, p, err := c.TryWriteText([]byte("x")); done || p != nil || err != nil {
+		t.Fatalf("done %v, pending %v, err %v; want nothing sent", done, p != nil, err)
+	}
+}
