@@ -17,19 +17,17 @@ import (
 // (it does not wake for each arrival: the entries wait in the queue) and
 // then takes everything queued.
 //
-// The hold costs each move up to its length in latency, so it is short
-// (AdaptiveHold) and used only when it pays:
-//
-//   - while appends arrive fast enough that at least one more is expected
-//     within the hold (the arrival rate, a moving rate over about
-//     rateTau, times the hold is at least 1): a quiet room commits each
-//     move at once;
-//   - and while holding gathers others: a table appending alone in quick
-//     succession waits for its own commit before its next append, so
-//     nothing can join it. When the held batches have carried less than
-//     half an entry besides the first on average (an average over the last
-//     eight or so), the writer stops holding and tries again only every
-//     holdProbe batches.
+// The hold costs each move held up to its length in latency, so it is
+// short (AdaptiveHold) and used only while it pays: while entries of
+// different tables arrive fast enough that at least one more is expected
+// within the hold. The rate counted is that of entries whose table is not
+// the previous entry's (a moving rate over about rateTau): a table
+// appending alone in quick succession waits for each commit before its
+// next append, so nothing could join it, and its entries do not count. A
+// quiet room, or a lone busy table, commits every move at once. And the
+// hold is no longer than it takes for about holdBatch entries to arrive
+// (beyond that a commit's own cost is spread thin already), and none when
+// that many are queued already: a room at full speed is not slowed down.
 //
 // SQLiteOptions.CommitWindow replaces this with a fixed hold (positive)
 // or no hold at all (negative).
@@ -37,17 +35,16 @@ type commitHold struct {
 	fixed time.Duration // a fixed hold (CommitWindow > 0); 0: adaptive
 	max   time.Duration // the adaptive hold; 0: never hold
 
-	rate   float64   // appends a second, a moving rate (rateTau)
-	last   time.Time // when rate was last brought up to date
-	joined float64   // average entries that joined a held batch besides its first
-	since  int       // batches not held because holding did not gather
+	rate float64   // entries a second that changed table, a moving rate (rateTau)
+	last time.Time // when rate was last brought up to date
+	prev string    // the table of the last entry taken
 }
 
 const (
 	// AdaptiveHold is the hold of the default (adaptive) commit window.
 	AdaptiveHold = 2 * time.Millisecond
 	rateTau      = 100 * time.Millisecond
-	holdProbe    = 32
+	holdBatch    = 16 // entries a hold aims to gather
 )
 
 func newCommitHold(window time.Duration) commitHold {
@@ -57,34 +54,33 @@ func newCommitHold(window time.Duration) commitHold {
 	case window < 0:
 		return commitHold{}
 	}
-	return commitHold{max: AdaptiveHold, joined: 1}
+	return commitHold{max: AdaptiveHold}
 }
 
 // hold is how long to hold open a batch whose first entry the writer
-// took at now.
-func (h *commitHold) hold(now time.Time) time.Duration {
+// took at now, with queued more entries waiting.
+func (h *commitHold) hold(now time.Time, queued int) time.Duration {
 	if h.fixed > 0 {
 		return h.fixed
 	}
-	if h.max <= 0 || h.rateAt(now)*h.max.Seconds() < 1 {
+	rate := h.rateAt(now)
+	if h.max <= 0 || rate*h.max.Seconds() < 1 || queued+1 >= holdBatch {
 		return 0
 	}
-	if h.joined < 0.5 && h.since < holdProbe {
-		h.since++
-		return 0
-	}
-	return h.max
+	return min(h.max, time.Duration(float64(holdBatch-1-queued)/rate*float64(time.Second)))
 }
 
-// taken records a batch: its first entry taken at now, n entries in all,
-// held or not.
-func (h *commitHold) taken(now time.Time, n int, held bool) {
+// taken records a batch whose first entry was taken at now.
+func (h *commitHold) taken(now time.Time, batch []*appendReq) {
+	n := 0
+	for _, r := range batch {
+		if r.table != h.prev {
+			n++
+			h.prev = r.table
+		}
+	}
 	h.rate = h.rateAt(now) + float64(n)/rateTau.Seconds()
 	h.last = now
-	if held && h.fixed == 0 {
-		h.joined += (float64(n-1) - h.joined) / 8
-		h.since = 0
-	}
 }
 
 // rateAt is the moving rate brought up to now (decayed over the time

@@ -44,6 +44,7 @@ type SQLite struct {
 	timer            *time.Timer  // the writer's timer for the hold
 	commits, entries atomic.Int64 // CommitStats
 	txs              atomic.Int64 // event transactions attempted (tests count retries)
+	held             atomic.Int64 // batches held open (tests)
 	wal              walStats
 }
 
@@ -88,8 +89,8 @@ type SQLiteOptions struct {
 	CheckpointEvery time.Duration
 	// CommitWindow is how long the writer holds a batch open, after
 	// taking its first entry, for more entries to share its transaction.
-	// 0, the default, adapts: a hold of AdaptiveHold (2 ms) while appends
-	// arrive faster than one per hold and holding gathers them, none
+	// 0, the default, adapts: a hold of up to AdaptiveHold (2 ms) while
+	// entries of different tables arrive faster than one per hold, none
 	// otherwise (hold.go). Positive is a fixed hold, at most
 	// MaxCommitWindow; negative never holds (whatever is queued is
 	// committed at once). Every move held waits up to the hold: keep it
@@ -338,8 +339,9 @@ func (s *SQLite) writer() {
 			batch = batch[:0]
 			take(r)
 			start := time.Now()
-			d := s.hold.hold(start)
+			d := s.hold.hold(start, len(s.appends))
 			if d > 0 {
+				s.held.Add(1)
 				s.sleep(d)
 			} else if len(s.appends) == 0 {
 				// Let the goroutines that are ready run first: under load some
@@ -356,7 +358,7 @@ func (s *SQLite) writer() {
 					break more
 				}
 			}
-			s.hold.taken(start, len(batch), d > 0)
+			s.hold.taken(start, batch)
 			if len(batch) > 0 {
 				s.commit(batch)
 				s.watchWAL(false)
