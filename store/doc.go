@@ -15,7 +15,10 @@
 //
 // Append returns nil only if the entry is committed, and an error only if
 // it is not. The SQLite store queues appends for one writer goroutine that
-// commits them in batches (group commit); each queued request moves, by
+// commits them in batches (group commit; on a busy room the writer holds a
+// batch open up to 2 ms so that more moves share it, see hold.go, and runs
+// its statements through the driver, see eventwriter.go); each queued
+// request moves, by
 // compare-and-swap, either from queued to taken (by the writer, which then
 // commits it) or from queued to abandoned (by a caller whose context ended,
 // and the writer skips it). A caller whose entry was taken waits for the

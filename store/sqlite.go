@@ -30,8 +30,8 @@ type SQLite struct {
 	path     string
 	opt      SQLiteOptions
 	readOnly bool
-	w, r, c  *sql.DB   // writer, readers, checkpointer (w and c are nil when read-only)
-	ins      *sql.Stmt // the event insert, prepared once on the writer connection
+	w, r, c  *sql.DB     // writer, readers, checkpointer (w and c are nil when read-only)
+	ew       eventWriter // the writer goroutine's statements on the writer connection
 
 	appends chan *appendReq
 	kick    chan struct{} // the checkpointer asks the writer to truncate the WAL
@@ -40,9 +40,11 @@ type SQLite struct {
 	wg      sync.WaitGroup
 	once    sync.Once
 
-	window           *time.Timer  // the writer's commit window (gather)
+	hold             commitHold   // the writer's commit hold (hold.go)
+	timer            *time.Timer  // the writer's timer for the hold
 	commits, entries atomic.Int64 // CommitStats
 	txs              atomic.Int64 // event transactions attempted (tests count retries)
+	held             atomic.Int64 // batches held open (tests)
 	wal              walStats
 }
 
@@ -85,13 +87,14 @@ type SQLiteOptions struct {
 	// CheckpointEvery is the period of the background passive checkpoint
 	// (default: the package variable CheckpointEvery, 1 s).
 	CheckpointEvery time.Duration
-	// CommitWindow is how long the writer waits, after the first entry of
-	// a batch, for more entries to share its transaction (0: commit what
-	// is queued at once; negative is refused). A transaction costs far
-	// more than the entries it holds, so under load a window of a
-	// millisecond or two trades that much latency per move for fewer
-	// transactions (docs/server.md has the figures). Idle, an entry waits
-	// the whole window: keep it small.
+	// CommitWindow is how long the writer holds a batch open, after
+	// taking its first entry, for more entries to share its transaction.
+	// 0, the default, adapts: a hold of up to AdaptiveHold (2 ms) while
+	// entries of different tables arrive faster than one per hold, none
+	// otherwise (hold.go). Positive is a fixed hold, at most
+	// MaxCommitWindow; negative never holds (whatever is queued is
+	// committed at once). Every move held waits up to the hold: keep it
+	// small (docs/server.md has the figures).
 	CommitWindow time.Duration
 }
 
@@ -128,8 +131,8 @@ func (o SQLiteOptions) withDefaults() (SQLiteOptions, error) {
 	if o.CheckpointEvery <= 0 {
 		o.CheckpointEvery = CheckpointEvery
 	}
-	if o.CommitWindow < 0 || o.CommitWindow > MaxCommitWindow {
-		return o, fmt.Errorf("commit window: want 0 to %v, not %v", MaxCommitWindow, o.CommitWindow)
+	if o.CommitWindow > MaxCommitWindow {
+		return o, fmt.Errorf("commit window: want at most %v, not %v", MaxCommitWindow, o.CommitWindow)
 	}
 	if o.CheckpointEvery <= 0 {
 		o.CheckpointEvery = time.Second
@@ -209,7 +212,7 @@ func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
 	c.SetMaxOpenConns(1)
 	s := &SQLite{path: path, opt: o, w: w, r: r, c: c,
 		appends: make(chan *appendReq, 4096), kick: make(chan struct{}, 1),
-		done: make(chan struct{}), stopped: make(chan struct{})}
+		done: make(chan struct{}), stopped: make(chan struct{}), hold: newCommitHold(o.CommitWindow)}
 	fail := func(err error) (*SQLite, error) {
 		w.Close()
 		r.Close()
@@ -218,10 +221,6 @@ func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
 	}
 	if err := s.migrate(context.Background()); err != nil {
 		return fail(fmt.Errorf("%s: %w", path, err))
-	}
-	s.ins, err = w.Prepare(insertEvent)
-	if err != nil {
-		return fail(err)
 	}
 	s.wg.Add(2)
 	go s.writer()
@@ -322,7 +321,9 @@ func (s *SQLite) writer() {
 	for {
 		select {
 		case <-s.done:
-			// Drain what is queued, then stop.
+			// Drain what is queued, then stop. (The batch still holds the
+			// last one committed: start afresh.)
+			batch = batch[:0]
 			for {
 				select {
 				case r := <-s.appends:
@@ -337,13 +338,15 @@ func (s *SQLite) writer() {
 		case r := <-s.appends:
 			batch = batch[:0]
 			take(r)
-			if s.opt.CommitWindow > 0 {
-				s.gather(&batch, take)
+			start := time.Now()
+			d := s.hold.hold(start, len(s.appends))
+			if d > 0 {
+				s.held.Add(1)
+				s.sleep(d)
 			} else if len(s.appends) == 0 {
 				// Let the goroutines that are ready run first: under load some
 				// are tables about to append, and one commit then serves them
-				// too (a commit costs far more than an entry). Idle, this
-				// returns at once.
+				// too. Idle, this returns at once.
 				runtime.Gosched()
 			}
 		more:
@@ -355,6 +358,7 @@ func (s *SQLite) writer() {
 					break more
 				}
 			}
+			s.hold.taken(start, batch)
 			if len(batch) > 0 {
 				s.commit(batch)
 				s.watchWAL(false)
@@ -365,24 +369,18 @@ func (s *SQLite) writer() {
 	}
 }
 
-// gather waits up to the commit window for more entries, taking them
-// as they come, until the batch is full or the store is closing.
-func (s *SQLite) gather(batch *[]*appendReq, take func(*appendReq)) {
-	if s.window == nil {
-		s.window = time.NewTimer(s.opt.CommitWindow)
+// sleep holds the batch open for d (see commitHold): appends queue
+// meanwhile without waking the writer. Closing the store ends it early.
+func (s *SQLite) sleep(d time.Duration) {
+	if s.timer == nil {
+		s.timer = time.NewTimer(d)
 	} else {
-		s.window.Reset(s.opt.CommitWindow)
+		s.timer.Reset(d)
 	}
-	defer s.window.Stop()
-	for len(*batch) < cap(*batch) {
-		select {
-		case r := <-s.appends:
-			take(r)
-		case <-s.window.C:
-			return
-		case <-s.done:
-			return
-		}
+	select {
+	case <-s.timer.C:
+	case <-s.done:
+		s.timer.Stop()
 	}
 }
 
@@ -440,23 +438,16 @@ func isConflict(err error) bool {
 
 const insertEvent = `INSERT INTO events(table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?)`
 
-// insert writes a batch of entries in one transaction.
+// insert writes a batch of entries in one transaction, on the writer
+// connection through its driver (see eventWriter).
 func (s *SQLite) insert(batch []*appendReq) error {
 	s.txs.Add(1)
-	tx, err := s.w.Begin()
+	conn, err := s.w.Conn(context.Background())
 	if err != nil {
 		return err
 	}
-	// The writer has one connection: the statement prepared on it is reused.
-	st := tx.Stmt(s.ins)
-	defer st.Close()
-	for _, r := range batch {
-		if _, err := st.Exec(r.table, r.seq, int(r.e.Seat), b2i(r.e.Chance), r.e.Text); err != nil {
-			tx.Rollback()
-			return err
-		}
-	}
-	return tx.Commit()
+	defer conn.Close()
+	return conn.Raw(func(dc any) error { return s.ew.insert(dc, batch) })
 }
 
 // Append implements Store: nil means committed, an error means not
@@ -661,7 +652,10 @@ func (s *SQLite) Close() error {
 	}
 	s.once.Do(func() { close(s.done) })
 	s.wg.Wait()
-	s.ins.Close()
+	if conn, err := s.w.Conn(context.Background()); err == nil {
+		conn.Raw(func(dc any) error { s.ew.close(dc); return nil })
+		conn.Close()
+	}
 	err := s.w.Close()
 	if e := s.r.Close(); err == nil {
 		err = e

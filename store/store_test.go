@@ -117,12 +117,14 @@ func appendParallel(b *testing.B, st Store) {
 // WITHOUT ROWID table), so every entry dirties a page of its own table and
 // the WAL receives at least one page an entry however many share a commit;
 // the "batch" cases give the same entries committed four and sixteen at a
-// time. cpu-µs/append is the process's CPU (the writer and the
-// checkpointer), the figure docs/server.md's floor uses.
+// time (the commit hold is off, so each group is one commit).
+// cpu-µs/append is the process's CPU (the writer and the checkpointer),
+// the figure docs/server.md's floor uses. BenchmarkAppendRoom
+// (room_bench_test.go) is the room's paced load instead.
 func BenchmarkAppendScattered(b *testing.B) {
 	for _, batch := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("batch%d", batch), func(b *testing.B) {
-			st, err := OpenSQLite(filepath.Join(b.TempDir(), "b.db"))
+			st, err := OpenSQLiteWith(filepath.Join(b.TempDir(), "b.db"), SQLiteOptions{CommitWindow: -1})
 			if err != nil {
 				b.Fatal(err)
 			}

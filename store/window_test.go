@@ -16,7 +16,7 @@ import (
 // one after another within the window share a transaction, every one is
 // committed and acknowledged, and a window out of range is refused.
 func TestCommitWindow(t *testing.T) {
-	for _, bad := range []time.Duration{-time.Millisecond, MaxCommitWindow + 1} {
+	for _, bad := range []time.Duration{MaxCommitWindow + 1} {
 		if _, err := OpenSQLiteWith(filepath.Join(t.TempDir(), "bad.db"), SQLiteOptions{CommitWindow: bad}); err == nil {
 			t.Errorf("commit window %v accepted", bad)
 		}
@@ -63,6 +63,52 @@ func TestCommitWindow(t *testing.T) {
 		ev, err := st.Events(ctx, fmt.Sprint("t", i))
 		if err != nil || len(ev) != 1 {
 			t.Errorf("table %d: %v, %v", i, ev, err)
+		}
+	}
+}
+
+// The default (adaptive) hold in the store: a table appending alone, one
+// entry after another, is never held; many tables appending at once are,
+// and every entry of both is committed.
+func TestCommitHoldInStore(t *testing.T) {
+	st, err := OpenSQLite(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	for seq := range 300 {
+		if err := st.Append(ctx, "alone", seq, record.Entry{Seat: 1, Text: "play 1S"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := st.held.Load(); n != 0 {
+		t.Errorf("a lone table's 300 appends: %d batches held", n)
+	}
+	var wg sync.WaitGroup
+	for i := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for seq := range 20 {
+				if err := st.Append(ctx, fmt.Sprint("t", i), seq, record.Entry{Seat: 1, Text: "play 1S"}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if st.held.Load() == 0 {
+		t.Error("64 tables appending at once: no batch held")
+	}
+	for _, id := range []string{"alone", "t0", "t63"} {
+		want := 20
+		if id == "alone" {
+			want = 300
+		}
+		if ev, err := st.Events(ctx, id); err != nil || len(ev) != want {
+			t.Errorf("%s: %d entries, %v; want %d", id, len(ev), err, want)
 		}
 	}
 }

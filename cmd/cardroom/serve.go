@@ -109,7 +109,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	logLevel := fs.String("log-level", envOr("CARDROOM_LOG", "info"), "debug, info, warn or error")
 	syncMode := fs.String("sync", "normal", "SQLite synchronous: normal (fsync at checkpoints), off (never fsync; safe against process crashes only) or full")
 	checkpoint := fs.Duration("checkpoint", store.CheckpointEvery, "period of the background WAL checkpoint")
-	commitWindow := fs.Duration("commit-window", 0, "how long the store waits after a move for others to share its transaction (0 to 50ms; docs/server.md)")
+	commitWindow := fs.Duration("commit-window", 0, "how long the store holds a move's commit open for others to share it: 0 adapts (up to 2ms while moves of different tables come faster than one per 2ms, none otherwise), positive is fixed (at most 50ms), negative never holds (docs/server.md)")
 	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this address (e.g. localhost:6060); off by default")
 	logJSON := fs.Bool("log-json", false, "structured logs as JSON instead of text")
 	// Accounts (docs/accounts.md).
