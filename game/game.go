@@ -128,6 +128,15 @@ type JSONAppender interface {
 	AppendJSON(b []byte) []byte
 }
 
+// ViewJSONAppender is implemented by states that write a view's JSON
+// without the caller holding the view: AppendViewJSON(b, seat) appends
+// exactly the JSON of View(seat) (its MarshalJSON bytes), building it in
+// memory the state reuses. The server writes every seat's view on every
+// move; building each in fresh memory was half of what a move allocated.
+type ViewJSONAppender interface {
+	AppendViewJSON(b []byte, seat Seat) []byte
+}
+
 // Result summarizes the scores of a game.
 type Result struct {
 	// Totals are the cumulative scores per seat.

@@ -16,7 +16,9 @@ type Pick struct {
 // as a Pick. Pick returns ok false when the seat's moves are not of that
 // form (and then the Legal list is the only description). The contract
 // checks (gametest) hold a state to it: when ok, Legal(seat) lists exactly
-// the N-card subsets of From.
+// the N-card subsets of From, in an order that depends on the Pick alone
+// (the server lists the first few and reuses them while the Pick is the
+// same, without enumerating the moves again).
 type Picker interface {
 	Pick(seat Seat) (p Pick, ok bool)
 }

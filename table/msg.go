@@ -26,6 +26,7 @@ type legalCache struct {
 	moves []game.Move // when at most smallLegal moves are listed
 	sum   uint64      // otherwise
 	frag  []byte
+	pick  game.Pick // the seat's Pick when the moves were one (Verb "" if not)
 }
 
 const smallLegal = 128
@@ -38,12 +39,19 @@ var movePool = sync.Pool{New: func() any { b := make([]game.Move, 0, 64); return
 // MaxLegal) and their total count, reusing the array built for the previous
 // message while the moves are the same.
 func (t *Table) legalJSON(seat game.Seat) ([]byte, int) {
+	lc := &t.legal[seat]
+	pick, picked := t.pickOf(seat)
+	if picked && lc.ok && lc.pick == pick {
+		// The same Pick is the same moves in the same order (game.Picker):
+		// no need to enumerate thousands of them again for each message
+		// of a pass phase.
+		return lc.frag, lc.count
+	}
 	bp := movePool.Get().(*[]game.Move)
 	moves := t.st.Legal(game.Seat(seat), (*bp)[:0])
 	n := len(moves)
 	listed := moves[:min(n, t.listedMax(seat))]
-	lc := &t.legal[seat]
-	same := lc.ok && lc.count == n
+	same := lc.ok && lc.count == n && lc.pick == pick
 	var sum uint64
 	if len(listed) <= smallLegal {
 		same = same && lc.moves != nil && slices.Equal(lc.moves, listed)
@@ -60,7 +68,7 @@ func (t *Table) legalJSON(seat game.Seat) ([]byte, int) {
 			frag = protocol.AppendString(frag, t.st.FormatMove(mv))
 		}
 		frag = append(frag, ']')
-		*lc = legalCache{ok: true, count: n, sum: sum, frag: frag}
+		*lc = legalCache{ok: true, count: n, sum: sum, frag: frag, pick: pick}
 		if len(listed) <= smallLegal {
 			lc.moves = append(make([]game.Move, 0, len(listed)), listed...)
 		}

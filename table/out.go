@@ -38,8 +38,11 @@ func (t *Table) stateMsg(seat game.Seat) []byte {
 	var view game.View
 	toAct := t.msgToAct[:0]
 	legal, legalCount := []byte("[]"), 0
+	appender, direct := t.st.(game.ViewJSONAppender)
 	if t.meta.Status != store.StatusOpen {
-		view = t.st.View(game.Seat(seat))
+		if !direct {
+			view = t.st.View(game.Seat(seat))
+		}
 		if t.meta.Status == store.StatusPlaying {
 			toAct = t.st.ToAct(toAct) // a game ended early (everyone left) has no one to act
 		}
@@ -54,7 +57,15 @@ func (t *Table) stateMsg(seat game.Seat) []byte {
 	}
 	e := getViewEncoder()
 	defer putViewEncoder(e)
-	vb, err := e.marshal(view)
+	var vb []byte
+	var err error
+	if direct && t.meta.Status != store.StatusOpen {
+		// The engine writes the view's JSON without handing it over.
+		e.raw = appender.AppendViewJSON(e.raw[:0], seat)
+		vb = e.raw
+	} else {
+		vb, err = e.marshal(view)
+	}
 	if err != nil {
 		t.cfg.Log.Error("marshal view", "table", t.id, "err", err)
 		return nil

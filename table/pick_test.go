@@ -80,3 +80,67 @@ func TestPassIsPicked(t *testing.T) {
 		}
 	})
 }
+
+// TestPickLegalReused: while a seat's Pick is the same, its state messages
+// list the moves and count a fresh enumeration gives (the table reuses them
+// without enumerating the 3003 passes again), and once its Pick changes
+// (a new round's hand) they are those of the new hand.
+func TestPickLegalReused(t *testing.T) {
+	if _, err := gamesLookup("papayoo"); err != nil {
+		t.Skip(err)
+	}
+	seats := []store.Seat{{Player: "a", Name: "a"}, {Player: "b", Name: "b"}, {Player: "c", Name: "c"}, {Player: "d", Name: "d"}}
+	meta := store.Table{ID: "t_pickr", Game: "papayoo", Options: "players=4 rounds=2", Seed: 12, Owner: "a", Seats: seats}
+	tb, err := Create(context.Background(), Config{Store: store.NewMemory(), Grace: time.Hour}, meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Stop()
+	tb.do(context.Background(), func() {
+		// fresh is the legal list and count of seat s, enumerated anew.
+		fresh := func(s game.Seat) (string, int) {
+			saved := tb.legal[s]
+			tb.legal[s] = legalCache{}
+			b, n := tb.legalJSON(s)
+			out := string(b)
+			tb.legal[s] = saved
+			return out, n
+		}
+		passes := 0
+		var lastHand string
+		for round := 0; round < 2 && !tb.st.Over(); {
+			if tb.st.ChancePending() {
+				tb.advance()
+				continue
+			}
+			to := tb.st.ToAct(nil)
+			for _, s := range to {
+				got, n := tb.legalJSON(s)
+				want, wn := fresh(s)
+				if string(got) != want || n != wn {
+					t.Fatalf("seat %d: legal %s (%d), a fresh enumeration gives %s (%d)", s, got, n, want, wn)
+				}
+			}
+			pk, picked := tb.pickOf(to[0])
+			if picked {
+				passes++
+				if h := pk.From.Format(tb.st.Engine().Deck()); passes > 4 && h == lastHand {
+					t.Fatalf("the second round's pass offers the first round's hand %s", h)
+				}
+				lastHand = pk.From.Format(tb.st.Engine().Deck())
+			}
+			b, _ := tb.legalJSON(to[0])
+			var legal []string
+			json.Unmarshal(b, &legal)
+			if err := tb.apply(to[0], legal[0], false); err != nil {
+				t.Fatal(err)
+			}
+			if tb.st.View(0).Head().Round > round+1 || tb.st.Over() {
+				round++
+			}
+		}
+		if passes < 8 {
+			t.Fatalf("%d passes checked, want the 8 of two rounds", passes)
+		}
+	})
+}

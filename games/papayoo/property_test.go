@@ -87,6 +87,11 @@ func checkView(t testing.TB, s *State, obs game.Seat) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The server's path writes the same bytes from reused memory (which
+	// the previous views of other games, sizes and phases used before).
+	if d := s.AppendViewJSON([]byte("x"), obs); string(d[1:]) != string(b) {
+		t.Fatalf("AppendViewJSON of %d:\n%s\nwant the view's JSON:\n%s", obs, d[1:], b)
+	}
 	for _, m := range cardToken.FindAllStringSubmatch(string(b), -1) {
 		i, err := parseCard(m[1])
 		if err != nil {
@@ -102,6 +107,41 @@ func checkView(t testing.TB, s *State, obs game.Seat) {
 	if obs < 0 && (v.Hand != 0 || v.MyPass != 0 || v.Received != 0 || !bytes.Contains(b, []byte(`"hand":null,`)) ||
 		!bytes.Contains(b, []byte(`"my_pass":null,"received":null,`))) {
 		t.Fatalf("spectator view has private parts: %s", b)
+	}
+}
+
+// TestAppendViewJSONAllocs: once its memory has grown, writing a view
+// allocates nothing (game.ViewJSONAppender; the server writes every
+// seat's view on every move).
+func TestAppendViewJSONAllocs(t *testing.T) {
+	s := mustNew(t, "players=4 rounds=3")
+	r := game.NewRand(5)
+	var buf []game.Move
+	var seats []game.Seat
+	for steps := 0; steps < 40; steps++ { // into the trick play
+		if s.ChancePending() {
+			if err := s.ApplyChance(s.SampleChance(&r)); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		seats = s.ToAct(seats[:0])
+		buf = s.Legal(seats[0], buf[:0])
+		mustApplyMove(t, s, seats[0], buf[r.IntN(len(buf))])
+	}
+	if s.phase != phPlay || s.tricks == 0 {
+		t.Fatalf("phase %s after 40 steps, %d tricks: want trick play", s.phaseName(), s.tricks)
+	}
+	out := make([]byte, 0, 8192)
+	obs := game.Seat(0)
+	allocs := testing.AllocsPerRun(100, func() {
+		out = s.AppendViewJSON(out[:0], obs)
+		if obs++; obs > 3 { // every seat, then the spectator (-1)
+			obs = game.Spectator
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("AppendViewJSON: %.1f allocations a view, want 0", allocs)
 	}
 }
 

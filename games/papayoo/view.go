@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cardroom/game"
 )
@@ -99,15 +100,77 @@ func (s *State) phaseName() string {
 // View implements game.State.
 func (s *State) View(obs game.Seat) game.View { return s.view(obs) }
 
-func (s *State) view(obs game.Seat) *View {
+func (s *State) view(obs game.Seat) *View { return s.buildView(obs, nil) }
+
+// viewMem is the memory AppendViewJSON builds views in, reused from one
+// view to the next (a pool): the server writes every seat's view on every
+// move, and building each in fresh memory was half of what a move
+// allocated.
+type viewMem struct {
+	v      View
+	ints   []int
+	rows   [][]int
+	passed []bool
+	voids  []Suits
+	toAct  []game.Seat
+	cards  []game.Card
+	tricks []Trick
+}
+
+var viewMems = sync.Pool{New: func() any { return new(viewMem) }}
+
+// AppendViewJSON implements game.ViewJSONAppender: the JSON of View(obs)
+// (its AppendJSON bytes), built in reused memory.
+func (s *State) AppendViewJSON(b []byte, obs game.Seat) []byte {
+	m := viewMems.Get().(*viewMem)
+	b = s.buildView(obs, m).AppendJSON(b)
+	m.v = View{} // keep nothing of this state
+	viewMems.Put(m)
+	return b
+}
+
+// take returns n zeroed elements: from *buf, grown if need be, or fresh
+// memory when buf is nil.
+func take[T any](buf *[]T, n int) []T {
+	if buf == nil {
+		return make([]T, n)
+	}
+	if cap(*buf) < n || *buf == nil { // never nil: an empty list is [] in JSON
+		*buf = make([]T, n)
+	}
+	x := (*buf)[:n]
+	clear(x)
+	return x
+}
+
+// buildView builds obs's view, in fresh memory (m nil: the view is the
+// caller's) or in m's (the view lives until m is used again, and shares
+// the state's options: only for writing it at once).
+func (s *State) buildView(obs game.Seat, m *viewMem) *View {
 	n := int(s.n)
 	if obs < 0 || int(obs) >= n {
 		obs = game.Spectator
 	}
 	fin := s.finishedRounds()
+	var v *View
+	var intsBuf *[]int
+	var rowsBuf *[][]int
+	var passedBuf *[]bool
+	var voidsBuf *[]Suits
+	var toActBuf *[]game.Seat
+	var cardsBuf *[]game.Card
+	var tricksBuf *[]Trick
+	opts := s.opts
+	if m == nil {
+		v = new(View)
+		opts = s.opts.Clone()
+	} else {
+		v = &m.v
+		intsBuf, rowsBuf, passedBuf, voidsBuf, toActBuf, cardsBuf, tricksBuf = &m.ints, &m.rows, &m.passed, &m.voids, &m.toAct, &m.cards, &m.tricks
+	}
 	// One backing array for the per-seat counts and the finished rounds.
-	ints := make([]int, 3*n+fin*n)
-	v := &View{
+	ints := take(intsBuf, 3*n+fin*n)
+	*v = View{
 		Header: game.Header{
 			Seat:        obs,
 			Players:     n,
@@ -116,19 +179,19 @@ func (s *State) view(obs game.Seat) *View {
 			Totals:      ints[n : 2*n : 2*n],
 			Round:       int(s.round),
 			RoundCount:  int(s.rounds),
-			RoundScores: make([][]int, fin),
+			RoundScores: take(rowsBuf, fin),
 		},
-		Options:  s.opts.Clone(),
+		Options:  opts,
 		HandSize: int(s.hs),
 		PassSize: int(s.ks),
 		Dealer:   game.Seat(s.dealer),
-		Passed:   make([]bool, n),
-		Voids:    make([]Suits, n),
+		Passed:   take(passedBuf, n),
+		Voids:    take(voidsBuf, n),
 		Points:   ints[2*n : 3*n : 3*n],
 		Trick:    Trick{Leader: -1, Winner: -1},
 	}
 	if s.phase == phPass || s.phase == phPlay {
-		v.ToAct = s.ToAct(make([]game.Seat, 0, n))
+		v.ToAct = s.ToAct(take(toActBuf, n)[:0])
 	}
 	for i := 0; i < n; i++ {
 		v.HandSizes[i] = s.hands[i].Count()
@@ -154,11 +217,11 @@ func (s *State) view(obs game.Seat) *View {
 	if s.phase == phPlay {
 		inPlay = int(s.inTrick)
 	}
-	cards := make([]game.Card, nt*n+inPlay)
+	cards := take(cardsBuf, nt*n+inPlay)
 	for k := range cards {
 		cards[k] = cardOf[s.plays[k]]
 	}
-	v.Tricks = make([]Trick, nt)
+	v.Tricks = take(tricksBuf, nt)
 	for t := 0; t < nt; t++ {
 		tr := Trick{Leader: game.Seat(s.leaders[t]), Winner: game.Seat(s.winners[t]), Cards: cards[t*n : (t+1)*n : (t+1)*n]}
 		for j := t * n; j < (t+1)*n; j++ {
