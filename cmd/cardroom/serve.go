@@ -257,6 +257,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			mux.HandleFunc("/debug/pprof/", pprof.Index)
 			mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 			mux.Handle("/debug/pprof/heap", pprof.Handler("heap"))
+			mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 			log.Warn("pprof", "err", http.ListenAndServe(*pprofAddr, mux))
 		}()
 	}
