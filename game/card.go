@@ -38,7 +38,16 @@ func (s Suit) Letter() byte {
 	return '?'
 }
 
-func (s Suit) String() string { return string(s.Letter()) }
+var suitNames = [...]string{"S", "H", "D", "C"}
+
+// String is the suit's letter as a string, without allocating (views
+// write it for every jack's named suit).
+func (s Suit) String() string {
+	if int(s) < len(suitNames) {
+		return suitNames[s]
+	}
+	return "?"
+}
 
 // ParseSuit reads a suit letter (either case) or a suit symbol.
 func ParseSuit(s string) (Suit, error) {

@@ -100,12 +100,17 @@ func (s *State) phaseName() string {
 // View implements game.State.
 func (s *State) View(obs game.Seat) game.View { return s.view(obs) }
 
-func (s *State) view(obs game.Seat) *View { return s.buildView(obs, nil) }
+// view builds obs's view in memory of its own, for the caller to keep.
+func (s *State) view(obs game.Seat) *View {
+	v := s.buildView(obs, new(viewMem))
+	v.Options = s.opts.Clone()
+	return v
+}
 
-// viewMem is the memory AppendViewJSON builds views in, reused from one
-// view to the next (a pool): the server writes every seat's view on every
-// move, and building each in fresh memory was half of what a move
-// allocated.
+// viewMem is the memory a view is built in: fresh for View, reused from
+// one view to the next for AppendViewJSON (a pool), since the server
+// writes every seat's view on every move and building each in fresh
+// memory was half of what a move allocated.
 type viewMem struct {
 	v      View
 	ints   []int
@@ -129,47 +134,17 @@ func (s *State) AppendViewJSON(b []byte, obs game.Seat) []byte {
 	return b
 }
 
-// take returns n zeroed elements: from *buf, grown if need be, or fresh
-// memory when buf is nil.
-func take[T any](buf *[]T, n int) []T {
-	if buf == nil {
-		return make([]T, n)
-	}
-	if cap(*buf) < n || *buf == nil { // never nil: an empty list is [] in JSON
-		*buf = make([]T, n)
-	}
-	x := (*buf)[:n]
-	clear(x)
-	return x
-}
-
-// buildView builds obs's view, in fresh memory (m nil: the view is the
-// caller's) or in m's (the view lives until m is used again, and shares
-// the state's options: only for writing it at once).
+// buildView builds obs's view in m's memory (m.v), sharing the state's
+// options: the caller clones them if it keeps the view.
 func (s *State) buildView(obs game.Seat, m *viewMem) *View {
 	n := int(s.n)
 	if obs < 0 || int(obs) >= n {
 		obs = game.Spectator
 	}
 	fin := s.finishedRounds()
-	var v *View
-	var intsBuf *[]int
-	var rowsBuf *[][]int
-	var passedBuf *[]bool
-	var voidsBuf *[]Suits
-	var toActBuf *[]game.Seat
-	var cardsBuf *[]game.Card
-	var tricksBuf *[]Trick
-	opts := s.opts
-	if m == nil {
-		v = new(View)
-		opts = s.opts.Clone()
-	} else {
-		v = &m.v
-		intsBuf, rowsBuf, passedBuf, voidsBuf, toActBuf, cardsBuf, tricksBuf = &m.ints, &m.rows, &m.passed, &m.voids, &m.toAct, &m.cards, &m.tricks
-	}
+	v := &m.v
 	// One backing array for the per-seat counts and the finished rounds.
-	ints := take(intsBuf, 3*n+fin*n)
+	ints := game.Scratch(&m.ints, 3*n+fin*n)
 	*v = View{
 		Header: game.Header{
 			Seat:        obs,
@@ -179,19 +154,19 @@ func (s *State) buildView(obs game.Seat, m *viewMem) *View {
 			Totals:      ints[n : 2*n : 2*n],
 			Round:       int(s.round),
 			RoundCount:  int(s.rounds),
-			RoundScores: take(rowsBuf, fin),
+			RoundScores: game.Scratch(&m.rows, fin),
 		},
-		Options:  opts,
+		Options:  s.opts,
 		HandSize: int(s.hs),
 		PassSize: int(s.ks),
 		Dealer:   game.Seat(s.dealer),
-		Passed:   take(passedBuf, n),
-		Voids:    take(voidsBuf, n),
+		Passed:   game.Scratch(&m.passed, n),
+		Voids:    game.Scratch(&m.voids, n),
 		Points:   ints[2*n : 3*n : 3*n],
 		Trick:    Trick{Leader: -1, Winner: -1},
 	}
 	if s.phase == phPass || s.phase == phPlay {
-		v.ToAct = s.ToAct(take(toActBuf, n)[:0])
+		v.ToAct = s.ToAct(game.Scratch(&m.toAct, n)[:0])
 	}
 	for i := 0; i < n; i++ {
 		v.HandSizes[i] = s.hands[i].Count()
@@ -217,11 +192,11 @@ func (s *State) buildView(obs game.Seat, m *viewMem) *View {
 	if s.phase == phPlay {
 		inPlay = int(s.inTrick)
 	}
-	cards := take(cardsBuf, nt*n+inPlay)
+	cards := game.Scratch(&m.cards, nt*n+inPlay)
 	for k := range cards {
 		cards[k] = cardOf[s.plays[k]]
 	}
-	v.Tricks = take(tricksBuf, nt)
+	v.Tricks = game.Scratch(&m.tricks, nt)
 	for t := 0; t < nt; t++ {
 		tr := Trick{Leader: game.Seat(s.leaders[t]), Winner: game.Seat(s.winners[t]), Cards: cards[t*n : (t+1)*n : (t+1)*n]}
 		for j := t * n; j < (t+1)*n; j++ {

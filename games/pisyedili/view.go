@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cardroom/game"
 )
@@ -207,17 +208,74 @@ func cardsOf(m1, m2 game.Mask) Cards { return Cards{Once: m1, Twice: m2} }
 
 // View implements game.State.
 func (s *State) View(obs game.Seat) game.View {
-	v := &View{
+	v := s.buildView(obs, new(viewMem))
+	v.Options = s.opts.Clone()
+	return v
+}
+
+// viewMem is the memory a view is built in: fresh for View, reused from
+// one view to the next for AppendViewJSON (a pool), since the server
+// writes every seat's view on every move, and a Pis Yedili view (every
+// play of the pile with its hand sizes) is the longest of the three
+// games'.
+type viewMem struct {
+	v         View
+	ints      []int
+	cards     []game.Card
+	plays     []Play
+	seats     []game.Seat
+	shown     []Void
+	hands     []Cards
+	finished  []HandResult
+	rows      [][]int
+	chain     Chain
+	drawing   Drawing
+	stockPool Cards
+	ending    HandResult
+}
+
+var viewMems = sync.Pool{New: func() any { return new(viewMem) }}
+
+// AppendViewJSON implements game.ViewJSONAppender: the JSON of View(obs)
+// (its AppendJSON bytes), built in reused memory.
+func (s *State) AppendViewJSON(b []byte, obs game.Seat) []byte {
+	m := viewMems.Get().(*viewMem)
+	b = s.buildView(obs, m).AppendJSON(b)
+	m.v = View{} // keep nothing of this state
+	viewMems.Put(m)
+	return b
+}
+
+// buildView builds obs's view in m's memory (m.v), sharing the state's
+// options: the caller clones them if it keeps the view.
+func (s *State) buildView(obs game.Seat, m *viewMem) *View {
+	v := &m.v
+	nf := len(s.hist)
+	if s.hasCur {
+		nf++
+	}
+	// One backing array per element type: the hand sizes and totals, every
+	// play's hand sizes, and every finished hand's points and round scores
+	// (the same numbers, not shared).
+	ints := game.Scratch(&m.ints, 2*s.n+s.pileN*s.n+2*nf*s.n)
+	// The revealed hands, the ending's draws and every finished hand's
+	// draws and hands.
+	nc := 0
+	if s.ph == PhaseHandOver {
+		nc = 2 * s.n
+	}
+	hands := game.Scratch(&m.hands, nc+2*nf*s.n)
+	*v = View{
 		Header: game.Header{
 			Seat:       obs,
 			Players:    s.n,
 			Phase:      phaseNames[s.ph],
-			HandSizes:  make([]int, s.n),
-			Totals:     make([]int, s.n),
+			HandSizes:  ints[:s.n:s.n],
+			Totals:     ints[s.n : 2*s.n : 2*s.n],
 			Round:      s.hand,
 			RoundCount: s.cfg.hands,
 		},
-		Options:     s.opts.Clone(),
+		Options:     s.opts,
 		Dealer:      game.Seat(s.dealer),
 		Stage:       s.ph,
 		Chance:      s.chance,
@@ -230,10 +288,12 @@ func (s *State) View(obs game.Seat) game.View {
 		Top:         game.NoCard,
 		Drawn:       game.NoCard,
 		StockSize:   s.stockN,
-		Pile:        make([]game.Card, s.pileN),
+		Pile:        game.Scratch(&m.cards, s.pileN),
 	}
+	ints = ints[2*s.n:]
 	if s.acting() {
-		v.ToAct = []game.Seat{game.Seat(s.turn)}
+		v.ToAct = game.Scratch(&m.seats, 1)
+		v.ToAct[0] = game.Seat(s.turn)
 	}
 	if s.turn >= 0 {
 		v.Next = game.Seat(s.step(s.turn, 1))
@@ -245,7 +305,8 @@ func (s *State) View(obs game.Seat) game.View {
 		v.AnyFollows = s.anyFollows
 	}
 	if s.chain != ChainNone {
-		v.Chain = &Chain{Kind: s.chain, Count: s.chainK, Draw: s.chainCards()}
+		m.chain = Chain{Kind: s.chain, Count: s.chainK, Draw: s.chainCards()}
+		v.Chain = &m.chain
 	}
 	if obs >= 0 && int(obs) < s.n {
 		v.Hand = cardsOf(s.h1[obs], s.h2[obs])
@@ -256,17 +317,17 @@ func (s *State) View(obs game.Seat) game.View {
 	copy(v.HandSizes, s.hn[:s.n])
 	copy(v.Totals, s.totals[:s.n])
 	copy(v.Pile, s.pile[:s.pileN])
-	v.Plays = make([]Play, s.pileN)
-	if s.pileN > 0 {
-		sizes := make([]int, s.pileN*s.n) // one backing array for every play's sizes
-		for i := range v.Plays {
-			v.Plays[i] = s.playView(i, sizes[i*s.n:(i+1)*s.n:(i+1)*s.n])
-		}
+	v.Plays = game.Scratch(&m.plays, s.pileN)
+	for i := range v.Plays {
+		v.Plays[i] = s.playView(i, ints[:s.n:s.n])
+		ints = ints[s.n:]
 	}
 	if s.pool1 != s.full1 || s.pool2 != s.full2 {
-		v.StockPool = &Cards{Once: s.pool1, Twice: s.pool2}
+		m.stockPool = Cards{Once: s.pool1, Twice: s.pool2}
+		v.StockPool = &m.stockPool
 	}
 	if s.ph >= PhaseOpening && s.ph <= PhaseAceContinue {
+		v.Shown = m.shown[:0]
 		for p := 0; p < s.n; p++ {
 			for w, vd := range s.voids[p] {
 				if vd.f != 0 && vd.k < s.hn[p] {
@@ -279,30 +340,31 @@ func (s *State) View(obs game.Seat) game.View {
 				}
 			}
 		}
+		m.shown = v.Shown[:0] // grown: kept for the next view
+		if len(v.Shown) == 0 {
+			v.Shown = nil // none shown: null, as in a fresh view
+		}
 	}
 	if s.job != DrawNone {
-		v.Drawing = &Drawing{Kind: s.job, Seat: game.Seat(s.jobSeat), Left: s.jobLeft, Owner: game.Seat(s.jobOwner), SeatsLeft: s.seatsLeft}
+		m.drawing = Drawing{Kind: s.job, Seat: game.Seat(s.jobSeat), Left: s.jobLeft, Owner: game.Seat(s.jobOwner), SeatsLeft: s.seatsLeft}
+		v.Drawing = &m.drawing
 	}
 	if s.ph == PhaseHandOver {
-		v.Revealed = make([]Cards, s.n)
+		v.Revealed = hands[:s.n:s.n]
 		for p := 0; p < s.n; p++ {
 			v.Revealed[p] = cardsOf(s.h1[p], s.h2[p])
 		}
-		e := s.resultView(&s.cur, s.hand, false)
-		v.Ending = &e
+		m.ending = s.resultView(&s.cur, s.hand, false, hands[s.n:2*s.n:2*s.n])
+		v.Ending = &m.ending
+		hands = hands[2*s.n:]
 	}
-	nf := len(s.hist)
-	if s.hasCur {
-		nf++
-	}
-	v.Finished = make([]HandResult, 0, nf)
-	v.RoundScores = make([][]int, 0, nf)
+	v.Finished = game.Scratch(&m.finished, nf)[:0]
+	v.RoundScores = game.Scratch(&m.rows, nf)[:0]
 	if nf > 0 {
-		// One backing array for every finished hand's points, another for
-		// the round scores (the same numbers, not shared).
-		pts := make([]int, 2*nf*s.n)
+		pts := ints
 		add := func(r *result, hand int) {
-			h := s.resultView(r, hand, true)
+			h := s.resultView(r, hand, true, hands[:2*s.n:2*s.n])
+			hands = hands[2*s.n:]
 			h.Points = pts[:s.n:s.n]
 			rs := pts[nf*s.n : nf*s.n+s.n : nf*s.n+s.n]
 			copy(h.Points, r.points[:s.n])
@@ -340,15 +402,14 @@ func (s *State) playView(i int, sizes []int) Play {
 	return pl
 }
 
-// resultView is hand result r; done adds the hands scored (Points are
-// left to the caller).
-func (s *State) resultView(r *result, hand int, done bool) HandResult {
+// resultView is hand result r, in cs (n Cards, 2n when done); done adds
+// the hands scored (Points are left to the caller).
+func (s *State) resultView(r *result, hand int, done bool, cs []Cards) HandResult {
 	h := HandResult{Hand: hand, Finisher: game.Seat(r.finisher), Card: r.card, Multiplier: r.mult}
 	if !done {
-		h.EndDraws = make([]Cards, s.n)
+		h.EndDraws = cs[:s.n:s.n]
 	} else {
-		cs := make([]Cards, 2*s.n)
-		h.EndDraws, h.Hands = cs[:s.n:s.n], cs[s.n:]
+		h.EndDraws, h.Hands = cs[:s.n:s.n], cs[s.n:2*s.n:2*s.n]
 		for p := 0; p < s.n; p++ {
 			h.Hands[p] = cardsOf(r.final1[p], r.final2[p])
 		}

@@ -273,3 +273,57 @@ func TestSampleRejectsBadViews(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendViewJSON: at every step of whole games of several options and
+// sizes, for every observer, AppendViewJSON writes exactly the JSON of
+// View (the server's path, from memory the previous views of other games,
+// sizes and phases used), and once its memory has grown it allocates
+// nothing in a hand with a long pile.
+func TestAppendViewJSON(t *testing.T) {
+	for gi, o := range []game.Options{
+		{"players": "3", "hands": "2", "seven_stack": "doubling", "finishing_card_effects": "true"},
+		{"players": "4", "hands": "3"},
+		{"players": "2", "hands": "2"},
+		{"players": "6", "hands": "1", "jokers": "true"},
+	} {
+		steps := 0
+		goldenGame(t, o, uint64(gi+3), func(s *State, step int) bool {
+			steps++
+			for obs := game.Spectator; int(obs) < s.n; obs++ {
+				want, err := json.Marshal(s.View(obs))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := s.AppendViewJSON([]byte("x"), obs); string(got[1:]) != string(want) {
+					t.Fatalf("%v step %d: AppendViewJSON of %d:\n%s\nwant the view's JSON:\n%s", o, step, obs, got[1:], want)
+				}
+			}
+			return true
+		})
+		if steps < 50 {
+			t.Fatalf("%v: %d steps", o, steps)
+		}
+	}
+	var pos *State
+	goldenGame(t, game.Options{"players": "4", "hands": "2"}, 5, func(s *State, step int) bool {
+		if s.pileN >= 20 && !s.ChancePending() {
+			pos = s
+			return false
+		}
+		return true
+	})
+	if pos == nil {
+		t.Fatal("no position with a pile of 20 cards")
+	}
+	out := make([]byte, 0, 32768)
+	obs := game.Seat(0)
+	allocs := testing.AllocsPerRun(100, func() {
+		out = pos.AppendViewJSON(out[:0], obs)
+		if obs++; int(obs) >= pos.n { // every seat, then the spectator
+			obs = game.Spectator
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("AppendViewJSON: %.1f allocations a view, want 0", allocs)
+	}
+}

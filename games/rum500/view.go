@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cardroom/game"
 )
@@ -121,18 +122,53 @@ func (v *View) HasHand() bool { return v.Seat >= 0 && v.Round > 0 }
 
 // View implements game.State.
 func (s *State) View(obs game.Seat) game.View {
+	v := s.buildView(obs, new(viewMem))
+	v.Options = s.opts.Clone()
+	return v
+}
+
+// viewMem is the memory a view is built in: fresh for View, reused from
+// one view to the next for AppendViewJSON (a pool), since the server
+// writes every seat's view on every move.
+type viewMem struct {
+	v     View
+	ints  []int
+	rows  [][]int
+	seats []game.Seat
+	cards []game.Card
+	melds []Meld
+	hands []Hand
+	moves []Played
+}
+
+var viewMems = sync.Pool{New: func() any { return new(viewMem) }}
+
+// AppendViewJSON implements game.ViewJSONAppender: the JSON of View(obs)
+// (its AppendJSON bytes), built in reused memory.
+func (s *State) AppendViewJSON(b []byte, obs game.Seat) []byte {
+	m := viewMems.Get().(*viewMem)
+	b = s.buildView(obs, m).AppendJSON(b)
+	m.v = View{} // keep nothing of this state
+	viewMems.Put(m)
+	return b
+}
+
+// buildView builds obs's view in m's memory (m.v), sharing the state's
+// options: the caller clones them if it keeps the view.
+func (s *State) buildView(obs game.Seat, m *viewMem) *View {
 	n := s.cfg.n
 	if obs < 0 || int(obs) >= n {
 		obs = game.Spectator
 	}
-	v := &View{
+	v := &m.v
+	*v = View{
 		Header: game.Header{
 			Seat:    obs,
 			Players: n,
 			Phase:   phaseNames[s.phase],
 			Round:   s.handNo,
 		},
-		Options: s.opts.Clone(),
+		Options: s.opts,
 		Dealer:  game.Seat(s.dealer),
 		Stock:   s.stockN,
 		WentOut: -1,
@@ -147,10 +183,10 @@ func (s *State) View(obs game.Seat) game.View {
 	if dealt {
 		ni += n
 	}
-	ints := make([]int, ni)
+	ints := game.Scratch(&m.ints, ni)
 	v.HandSizes, v.Totals = ints[:n:n], ints[n:2*n:2*n]
 	copy(v.Totals, s.totals[:n])
-	v.RoundScores = make([][]int, nr)
+	v.RoundScores = game.Scratch(&m.rows, nr)
 	for r := range v.RoundScores {
 		row := ints[2*n+r*n : 2*n+r*n+n : 2*n+r*n+n]
 		copy(row, s.rounds[r*n:])
@@ -172,7 +208,7 @@ func (s *State) View(obs game.Seat) game.View {
 	if over {
 		winners = s.winners()
 	}
-	seats := make([]game.Seat, 1+ns+len(winners))
+	seats := game.Scratch(&m.seats, 1+ns+len(winners))
 	v.ToAct = seats[:0:0]
 	if s.phase == phDraw || s.phase == phPlay {
 		seats[0] = game.Seat(s.toMove)
@@ -184,13 +220,13 @@ func (s *State) View(obs game.Seat) game.View {
 		copy(v.Winners, winners)
 		v.Settlement = s.Settlement()
 	}
-	cards := make([]game.Card, nc)
+	cards := game.Scratch(&m.cards, nc)
 	v.Pile = cards[:s.pileN:s.pileN]
 	for i := range v.Pile {
 		v.Pile[i] = ixCard[s.pile[i]]
 	}
 	cards = cards[s.pileN:]
-	v.Melds = make([]Meld, s.meldsN)
+	v.Melds = game.Scratch(&m.melds, s.meldsN)
 	if !dealt {
 		return v
 	}
@@ -221,7 +257,7 @@ func (s *State) View(obs game.Seat) game.View {
 	if shown {
 		nh += n
 	}
-	hands := make([]Hand, nh)
+	hands := game.Scratch(&m.hands, nh)
 	v.Known = hands[:n:n]
 	copy(v.Known, s.known[:n])
 	if shown {
@@ -231,7 +267,7 @@ func (s *State) View(obs game.Seat) game.View {
 	}
 	v.Table = ints[ni-n:]
 	copy(v.Table, s.table[:n])
-	v.Moves = make([]Played, len(s.hist))
+	v.Moves = game.Scratch(&m.moves, len(s.hist))
 	for i, e := range s.hist {
 		v.Moves[i] = Played{Seat: game.Seat(e.seat), Move: e.m}
 	}

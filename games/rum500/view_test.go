@@ -173,6 +173,11 @@ func TestViewJSONOracle(t *testing.T) {
 				if string(got) != string(want) {
 					t.Fatalf("%s step %d view of %d:\n got %s\nwant %s", opts, step, obs, got, want)
 				}
+				// The server's path writes the same bytes from reused memory
+				// (which views of other games and sizes used before).
+				if d := st.(*State).AppendViewJSON([]byte("x"), obs); string(d[1:]) != string(got) {
+					t.Fatalf("%s step %d: AppendViewJSON of %d:\n%s\nwant the view's JSON:\n%s", opts, step, obs, d[1:], got)
+				}
 				views, texts = append(views, v), append(texts, string(got))
 			}
 			if st.Over() {
@@ -227,6 +232,23 @@ func TestSampleOptions(t *testing.T) {
 	w.Options["target"] = "0"
 	if _, err := (Engine{}).Sample(&w, &r); err == nil {
 		t.Fatal("a view with target=0 was sampled")
+	}
+}
+
+// TestAppendViewJSONAllocs: once its memory has grown, writing a view
+// allocates nothing (game.ViewJSONAppender).
+func TestAppendViewJSONAllocs(t *testing.T) {
+	s := scenario2(t)
+	out := make([]byte, 0, 16384)
+	obs := game.Seat(0)
+	allocs := testing.AllocsPerRun(100, func() {
+		out = s.AppendViewJSON(out[:0], obs)
+		if obs++; int(obs) >= s.Seats() { // every seat, then the spectator
+			obs = game.Spectator
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("AppendViewJSON: %.1f allocations a view, want 0", allocs)
 	}
 }
 
