@@ -284,6 +284,56 @@ func TestOpenOptions(t *testing.T) {
 	}
 }
 
+// TestPageSize: a database the store creates has the option's page size
+// (1 KiB by default: the log's entries each write a page to the WAL), also
+// once it is closed and opened again; a database that exists keeps the
+// page size it was made with, whatever the option says; a page size that
+// SQLite cannot use is refused before anything is created.
+func TestPageSize(t *testing.T) {
+	pageSize := func(st *SQLite) int {
+		var n int
+		if err := st.r.QueryRow(`PRAGMA page_size`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "new.db")
+	st, err := OpenSQLiteWith(path, SQLiteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := pageSize(st); n != DefaultPageSize {
+		t.Fatalf("a new database's page size is %d, want %d", n, DefaultPageSize)
+	}
+	st.Close()
+	st, err = OpenSQLiteWith(path, SQLiteOptions{PageSize: 8192})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := pageSize(st); n != DefaultPageSize {
+		t.Fatalf("reopened with another page size: %d, want the database's %d", n, DefaultPageSize)
+	}
+	st.Close()
+	st, err = OpenSQLiteWith(filepath.Join(dir, "big.db"), SQLiteOptions{PageSize: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := pageSize(st); n != 4096 {
+		t.Fatalf("page size %d, want 4096", n)
+	}
+	st.Close()
+	for _, bad := range []int{100, 1000, 131072, -1} {
+		p := filepath.Join(dir, fmt.Sprintf("bad%d.db", bad))
+		if _, err := OpenSQLiteWith(p, SQLiteOptions{PageSize: bad}); err == nil {
+			t.Errorf("page size %d accepted", bad)
+		}
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("page size %d: a file was created", bad)
+		}
+	}
+}
+
 // Appends from many goroutines for two seconds with a 1 MiB limit: the WAL
 // stays within a few times the limit (before, passive checkpoints let it
 // grow with everything written), and Stats says so.

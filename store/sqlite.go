@@ -96,6 +96,14 @@ type SQLiteOptions struct {
 	// committed at once). Every move held waits up to the hold: keep it
 	// small (docs/server.md has the figures).
 	CommitWindow time.Duration
+	// PageSize is the page size of a database this store creates: a power
+	// of two from 512 to 65,536 (default DefaultPageSize). A database that
+	// exists keeps the page size it was made with (only a VACUUM changes
+	// it). The event log is clustered by table, so every entry of a commit
+	// writes a page of its own to the WAL: at 4,000 moves a second, 4 KiB
+	// pages wrote 19–20 MB a second and 1 KiB pages 8, and the 4,000-table
+	// p99 fell from 33–43 ms to 26–34 ms (docs/server.md).
+	PageSize int
 }
 
 // MaxCommitWindow bounds SQLiteOptions.CommitWindow: every acknowledged
@@ -111,6 +119,7 @@ var CheckpointEvery = time.Second
 const (
 	DefaultBusyTimeout = 5 * time.Second
 	DefaultWALLimit    = 64 << 20
+	DefaultPageSize    = 1024
 )
 
 func (o SQLiteOptions) withDefaults() (SQLiteOptions, error) {
@@ -133,6 +142,12 @@ func (o SQLiteOptions) withDefaults() (SQLiteOptions, error) {
 	}
 	if o.CommitWindow > MaxCommitWindow {
 		return o, fmt.Errorf("commit window: want at most %v, not %v", MaxCommitWindow, o.CommitWindow)
+	}
+	if o.PageSize == 0 {
+		o.PageSize = DefaultPageSize
+	}
+	if o.PageSize < 512 || o.PageSize > 65536 || o.PageSize&(o.PageSize-1) != 0 {
+		return o, fmt.Errorf("page size: want a power of two from 512 to 65536, not %d", o.PageSize)
 	}
 	if o.CheckpointEvery <= 0 {
 		o.CheckpointEvery = time.Second
@@ -179,6 +194,8 @@ func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
 		if err := checkIdentity(path, o.BusyTimeout); err != nil {
 			return nil, err
 		}
+	} else if err := create(path, o); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	common := url.Values{}
 	common.Add("_pragma", "journal_mode(WAL)")
@@ -226,6 +243,26 @@ func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
 	go s.writer()
 	go s.checkpointer()
 	return s, nil
+}
+
+// create makes a new database file with o's page size, in WAL mode. The
+// page size must be set before anything is written: the pools' connections
+// switch to WAL mode as they open (a DSN pragma), which writes the file's
+// header with the default page size.
+func create(path string, o SQLiteOptions) error {
+	db, err := sql.Open("sqlite", dsn(path, o.BusyTimeout, url.Values{}))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA page_size = %d", o.PageSize)); err != nil {
+		return fmt.Errorf("page size: %w", err)
+	}
+	if _, err := db.Exec("PRAGMA journal_mode = WAL"); err != nil {
+		return fmt.Errorf("WAL mode: %w", err)
+	}
+	return nil
 }
 
 func checkpointBusy(busy time.Duration) time.Duration {

@@ -18,7 +18,7 @@ import (
 // sqliteOnlyFlags are serve's flags that tune the SQLite store: with a
 // PostgreSQL store they do nothing, and serve says so rather than let an
 // operator believe, say, -sync full made commits safer.
-var sqliteOnlyFlags = []string{"sync", "busy-timeout", "wal-limit", "checkpoint", "commit-window", "data"}
+var sqliteOnlyFlags = []string{"sync", "busy-timeout", "wal-limit", "checkpoint", "commit-window", "page-size", "data"}
 
 // isPostgresURL reports whether s names a PostgreSQL database.
 func isPostgresURL(s string) bool {
