@@ -13,8 +13,8 @@ import (
 // two determinizations get the same key exactly when they leave it the
 // same card to follow, chain, turn and stage. The tree does not branch
 // on a plain State (the ceilings' copies of the true state) nor with
-// ClosedLoop off; and keys differ at many positions (the answers vary
-// with the hidden hands).
+// ClosedLoop off (the default); and keys differ at many positions (the
+// answers vary with the hidden hands).
 func TestObsKeyWhatTheSeatSees(t *testing.T) {
 	type seen struct {
 		suit       game.Suit
@@ -22,6 +22,8 @@ func TestObsKeyWhatTheSeatSees(t *testing.T) {
 		kind       string
 		mine, live bool
 	}
+	defer func(old bool) { ClosedLoop = old }(ClosedLoop)
+	ClosedLoop = true
 	differ, positions := 0, 0
 	var buf []game.Move
 	mediumPositions(t, 20, 7, func(s *pisyedili.State, v *pisyedili.View) {

@@ -131,10 +131,10 @@ func BenchmarkDealShare(b *testing.B) {
 }
 
 // BenchmarkHardMove times the hard bot's search (4,000 iterations, one
-// worker: one core) at positions of medium games: open loop without the
-// plays as evidence and with them, and as the bot plays (the plays as
-// evidence, ClosedLoop); ms/move is the mean over the positions. Run it
-// with -benchtime=1x.
+// worker: one core) at positions of medium games: without the plays as
+// evidence, with them (the bot as it plays), and with them and the closed
+// loop (ClosedLoop); ms/move is the mean over the positions. Run it with
+// -benchtime=1x.
 func BenchmarkHardMove(b *testing.B) {
 	for _, vr := range []struct {
 		name         string
