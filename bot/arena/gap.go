@@ -19,6 +19,12 @@ type GapConfig struct {
 	Config              // Engine, Options, Deals, Seed, Workers, Progress, MaxSteps, MoveTime; Seats is ignored
 	Field    bot.Spec   // the opponents of every run
 	Subjects []bot.Spec // base, the bots measured, top; at least two
+	// Reuse holds runs played before on the same deals (the same game,
+	// options, field, deals and seed), by subject spec: a subject found
+	// here is not played again. Only a bot whose code has not changed
+	// since may be reused (e.g. the yardstick while the hard bot is
+	// tuned).
+	Reuse map[string]*Report
 }
 
 // GapRow is one metric of a gap run.
@@ -62,6 +68,17 @@ func RunGap(ctx context.Context, cfg GapConfig) (*GapReport, error) {
 		c.Seats = []bot.Spec{sub}
 		for len(c.Seats) < n {
 			c.Seats = append(c.Seats, cfg.Field)
+		}
+		if rep, ok := cfg.Reuse[sub.String()]; ok {
+			if len(rep.Games) != cfg.Deals*n {
+				return nil, fmt.Errorf("arena: the reused run of %s has %d games, not %d", sub, len(rep.Games), cfg.Deals*n)
+			}
+			if c.Progress != nil {
+				fmt.Fprintf(c.Progress, "arena: gap run %s reused\n", sub)
+			}
+			gr.Subjects = append(gr.Subjects, sub.String())
+			gr.Runs = append(gr.Runs, rep)
+			continue
 		}
 		if c.Progress != nil {
 			fmt.Fprintf(c.Progress, "arena: gap run %s against %d × %s\n", sub, n-1, cfg.Field)

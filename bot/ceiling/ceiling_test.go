@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"cardroom/bot"
+	"cardroom/bot/ismcts"
+	"cardroom/bot/kit"
 	"cardroom/game"
 	"cardroom/games"
 	_ "cardroom/games/all" // the games of this build, with their bots
@@ -277,5 +279,23 @@ func TestHandsNeedsAStockToHide(t *testing.T) {
 	b, _ := NewLevel(HandsLevel, 1, 10)
 	if _, err := b.Choose(context.Background(), st, st.ToAct(nil)[0]); err == nil || !strings.Contains(err.Error(), "cannot hide") {
 		t.Fatalf("ceiling-hands on papayoo: %v, want a \"cannot hide\" error", err)
+	}
+}
+
+// TestYardstickSearchesOpenLoop: the yardstick keeps the search its first
+// figures were measured with: its domain hides the game domain's optional
+// methods that would change the search (Pis Yedili's closed loop,
+// ismcts.Observer, and its sampler), though the game's own domain has them.
+func TestYardstickSearchesOpenLoop(t *testing.T) {
+	st := dealt(t, "pisyedili", 1)
+	v := st.View(st.ToAct(nil)[0])
+	k, _ := kit.For("pisyedili")
+	inner := k.Domain(v)
+	if _, ok := inner.(ismcts.Observer); !ok {
+		t.Fatal("the Pis Yedili domain is not an ismcts.Observer: nothing to hide")
+	}
+	var d ismcts.Domain = &seer{Domain: inner, truth: st}
+	if _, ok := d.(ismcts.Observer); ok {
+		t.Error("the ceiling's domain branches on observations: the yardstick moved")
 	}
 }

@@ -247,12 +247,15 @@ func Search(ctx context.Context, e game.Engine, v game.View, newDomain func() Do
 }
 
 // node is one move sequence in the tree. Children form a linked list.
+// An observation node (seat obsSeat, see Observer) stands for what the
+// observer saw after its move; its children are the observer's next moves.
 type node struct {
 	move   game.Move
 	seat   game.Seat
-	cand   int32 // index in the candidate list (root children only)
-	first  int32 // first child, -1 if none
-	next   int32 // next sibling, -1 if none
+	obs    uint64 // an observation node's key
+	cand   int32  // index in the candidate list (root children only)
+	first  int32  // first child, -1 if none
+	next   int32  // next sibling, -1 if none
 	visits float64
 	avail  float64
 	reward float64 // sum of rewards for seat
@@ -271,6 +274,7 @@ type worker struct {
 	err     error
 	wide    Wider
 	samp    Sampler
+	see     Observer
 }
 
 // workerBufs are a worker's growing buffers, kept from one search to the
@@ -315,6 +319,40 @@ type Sampler interface {
 	Sample(r *game.Rand) (game.State, error)
 }
 
+// Observer is an optional Domain method: ObsKey summarizes what the
+// observer sees after one of its moves in the tree until it is to move
+// again (e.g. the opponents' moves, played by a model of them inside st,
+// and the cards it drew). The tree then branches on that key below every
+// move of the observer, so its next decisions are chosen knowing what it
+// saw (closed loop) instead of being averaged over every outcome (open
+// loop). ok false: no branching there.
+type Observer interface {
+	ObsKey(st game.State, obs game.Seat) (key uint64, ok bool)
+}
+
+// obsSeat marks an observation node.
+const obsSeat game.Seat = -2
+
+// observe moves from cur to its observation child for st (created if
+// new) when the domain is an Observer; cur otherwise.
+func (w *worker) observe(cur int32, st game.State, obs game.Seat) int32 {
+	if w.see == nil {
+		return cur
+	}
+	key, ok := w.see.ObsKey(st, obs)
+	if !ok {
+		return cur
+	}
+	for ch := w.nodes[cur].first; ch >= 0; ch = w.nodes[ch].next {
+		if n := &w.nodes[ch]; n.seat == obsSeat && n.obs == key {
+			return ch
+		}
+	}
+	id := w.addChild(cur, game.Move{}, obsSeat)
+	w.nodes[id].obs = key
+	return id
+}
+
 // Wider is an optional Domain method: TooWide reports, without listing the
 // moves, that seat s has more than maxBranch legal moves at st (Papayoo's
 // pass), so the tree walk stops there.
@@ -326,6 +364,7 @@ func newWorker(e game.Engine, v game.View, dom Domain, cands []game.Move, cfg Co
 	w := &worker{e: e, v: v, dom: dom, cands: cands, cfg: cfg, rng: game.NewRand(seed), rewards: make([]float64, nseats)}
 	w.wide, _ = dom.(Wider)
 	w.samp, _ = dom.(Sampler)
+	w.see, _ = dom.(Observer)
 	w.workerBufs = bufPool.Get().(*workerBufs)
 	w.nodes = append(w.nodes[:0], node{first: -1, next: -1, seat: v.Observer()})
 	// Root children: one per candidate, in order.
@@ -420,6 +459,9 @@ func (w *worker) iterate() error {
 	cur := pick
 	expanded := w.nodes[pick].visits == 0
 	steps := 0
+	if !expanded {
+		cur = w.observe(cur, st, obs)
+	}
 
 	// Tree walk.
 	for !expanded && steps < w.cfg.MaxSteps {
@@ -502,6 +544,9 @@ func (w *worker) iterate() error {
 		w.path = append(w.path, next)
 		cur = next
 		steps++
+		if s == obs && !expanded {
+			cur = w.observe(cur, st, obs)
+		}
 	}
 
 	// Playout.

@@ -131,18 +131,18 @@ func BenchmarkDealShare(b *testing.B) {
 }
 
 // BenchmarkHardMove times the hard bot's search (4,000 iterations, one
-// worker: one core) at positions of medium games, with the plays as
-// evidence and without; ms/move is the mean over the positions. Run it
-// with -benchtime=1x.
+// worker: one core) at positions of medium games: without the plays as
+// evidence, with them (the bot as it plays), and with them and the closed
+// loop (ClosedLoop); ms/move is the mean over the positions. Run it with
+// -benchtime=1x.
 func BenchmarkHardMove(b *testing.B) {
-	for _, on := range []bool{false, true} {
-		name := "plays-off"
-		if on {
-			name = "plays-on"
-		}
-		b.Run(name, func(b *testing.B) {
-			defer func(old bool) { PlayEvidence = old }(PlayEvidence)
-			PlayEvidence = on
+	for _, vr := range []struct {
+		name         string
+		plays, close bool
+	}{{"plays-off", false, false}, {"plays-on", true, false}, {"closed-loop", true, true}} {
+		b.Run(vr.name, func(b *testing.B) {
+			defer func(old, closed bool) { PlayEvidence, ClosedLoop = old, closed }(PlayEvidence, ClosedLoop)
+			PlayEvidence, ClosedLoop = vr.plays, vr.close
 			var views []*pisyedili.View
 			mediumPositions(b, 12, 17, func(_ *pisyedili.State, v *pisyedili.View) { views = append(views, v) })
 			cfg := ismcts.Config{Iterations: 4000, Workers: 1}

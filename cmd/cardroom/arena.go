@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,6 +39,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	records := fs.String("records", "", "directory to write every game's record to")
 	moveTime := fs.Duration("move-time", 0, "deadline per move given to every bot (0 = none)")
 	jsonOut := fs.Bool("json", false, "print the report as JSON")
+	runsFile := fs.String("runs", "", "with --gap: a file of the subjects' runs (games included): a subject whose run it holds for the same game, options, field, deals and seed is not played again, and every run is written back to it (reuse only bots whose code has not changed)")
 	quiet := fs.Bool("quiet", false, "no progress lines")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: cardroom arena --game %s --players 4 --seats hard,medium,medium,medium --deals 2000 --seed 1\n", names[0])
@@ -71,6 +73,10 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "arena: give either --seats or --gap")
 		return 2
 	}
+	if *runsFile != "" && *gapFlag == "" {
+		fmt.Fprintln(stderr, "arena: --runs needs --gap")
+		return 2
+	}
 	list := *seatsFlag
 	if *gapFlag != "" {
 		list = *gapFlag
@@ -86,7 +92,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	}
 	if *gapFlag != "" {
 		return runGap(specs, *fieldFlag, arena.Config{Engine: e, Options: opts, Deals: *deals, Seed: *seed,
-			Workers: *workers, MoveTime: *moveTime}, !*quiet, *jsonOut, stdout, stderr)
+			Workers: *workers, MoveTime: *moveTime}, *runsFile, !*quiet, *jsonOut, stdout, stderr)
 	}
 	if len(specs) != n {
 		fmt.Fprintf(stderr, "arena: %d seats given for %d players\n", len(specs), n)
@@ -116,7 +122,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 }
 
 // runGap is arena --gap: one run per subject against a field, compared.
-func runGap(subjects []bot.Spec, field string, cfg arena.Config, progress, jsonOut bool, stdout, stderr io.Writer) int {
+func runGap(subjects []bot.Spec, field string, cfg arena.Config, runsFile string, progress, jsonOut bool, stdout, stderr io.Writer) int {
 	if len(subjects) < 2 {
 		fmt.Fprintln(stderr, "arena: --gap needs at least a base and a top (e.g. medium,hard,ceiling)")
 		return 2
@@ -129,12 +135,29 @@ func runGap(subjects []bot.Spec, field string, cfg arena.Config, progress, jsonO
 	if progress {
 		cfg.Progress = stderr
 	}
+	key := gapRunsKey{Game: cfg.Engine.Name(), Options: cfg.Options.String(), Field: fs.String(), Deals: cfg.Deals, Seed: cfg.Seed}
+	saved := gapRuns{gapRunsKey: key, Runs: map[string]*arena.Report{}}
+	if runsFile != "" {
+		if err := saved.load(runsFile, key); err != nil {
+			fmt.Fprintln(stderr, "arena: --runs:", err)
+			return 2
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	gr, err := arena.RunGap(ctx, arena.GapConfig{Config: cfg, Field: fs, Subjects: subjects})
+	gr, err := arena.RunGap(ctx, arena.GapConfig{Config: cfg, Field: fs, Subjects: subjects, Reuse: saved.Runs})
 	if err != nil {
 		fmt.Fprintln(stderr, "arena:", err)
 		return 1
+	}
+	if runsFile != "" {
+		for i, sub := range gr.Subjects {
+			saved.Runs[sub] = gr.Runs[i]
+		}
+		if err := saved.save(runsFile); err != nil {
+			fmt.Fprintln(stderr, "arena: --runs:", err)
+			return 1
+		}
 	}
 	if jsonOut {
 		for _, r := range gr.Runs {
@@ -156,4 +179,51 @@ func arenaJSON(v any, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// gapRunsKey is what a saved run must share with a --gap run to be reused:
+// the same deals played against the same field.
+type gapRunsKey struct {
+	Game, Options, Field string
+	Deals                int
+	Seed                 uint64
+}
+
+// gapRuns is the file of --runs: the runs of a gap's subjects, games
+// included, by subject spec.
+type gapRuns struct {
+	gapRunsKey
+	Runs map[string]*arena.Report
+}
+
+// load reads the runs saved in path, if it exists, and checks that they
+// were played on the deals of key.
+func (g *gapRuns) load(path string, key gapRunsKey) error {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var f gapRuns
+	if err := json.Unmarshal(b, &f); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if f.gapRunsKey != key {
+		return fmt.Errorf("%s holds runs of %+v, not of %+v", path, f.gapRunsKey, key)
+	}
+	for k, r := range f.Runs {
+		g.Runs[k] = r
+	}
+	return nil
+}
+
+// save writes the runs to path.
+func (g *gapRuns) save(path string) error {
+	b, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }

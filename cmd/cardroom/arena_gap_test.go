@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,11 +51,39 @@ func TestArenaGapCommand(t *testing.T) {
 		{"one subject", []string{"--gap", "ceiling"}, "at least a base and a top"},
 		{"bad field", []string{"--gap", "medium,ceiling", "--field", "oracle"}, "--field"},
 		{"ceiling seat", []string{"--seats", "ceiling:0,medium,medium,medium"}, "iterations from 1"},
+		{"runs without gap", []string{"--seats", "medium,medium,medium,medium", "--runs", "x.json"}, "--runs needs --gap"},
 	}
 	for _, tc := range cases {
 		_, errOut, code := runCLI(t, append([]string{"arena", "--game", "papayoo", "--deals", "1", "--quiet"}, tc.args...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%s: exit %d, %q; want 2 and %q", tc.name, code, errOut, tc.want)
 		}
+	}
+}
+
+// TestArenaGapRuns: --runs saves every subject's run and a later gap on
+// the same deals reuses the runs it holds (it says so, and prints the
+// figures a full run prints); a file of other deals is refused.
+func TestArenaGapRuns(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "runs.json")
+	base := []string{"arena", "--game", "papayoo", "--players", "4", "--field", "random", "--deals", "2", "--quiet"}
+	full, errOut, code := runCLI(t, append(base, "--gap", "random,hard:30,ceiling:30", "--seed", "5")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, append(base, "--gap", "random,ceiling:30", "--seed", "5", "--runs", file)...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	out, errOut, code := runCLI(t, append(base[:len(base)-1], "--gap", "random,hard:30,ceiling:30", "--seed", "5", "--runs", file)...)
+	if code != 0 || out != full {
+		t.Fatalf("exit %d, %s; the gap with reused runs prints\n%s\nwhere a full run prints\n%s", code, errOut, out, full)
+	}
+	for _, want := range []string{"gap run random reused", "gap run ceiling:30 reused", "gap run hard:30 against"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q: %s", want, errOut)
+		}
+	}
+	if _, errOut, code := runCLI(t, append(base, "--gap", "random,hard:30,ceiling:30", "--seed", "6", "--runs", file)...); code != 2 || !strings.Contains(errOut, "holds runs of") {
+		t.Errorf("another seed: exit %d, %q; want 2 and a refusal", code, errOut)
 	}
 }

@@ -118,3 +118,6 @@ func (z *Sampler) Sample(r *game.Rand) *State {
 	s.dealHidden(r, d.unseen, elig[:d.ne], &d.hidden, d.drawnHidden)
 	return s
 }
+
+// Top is what the next card must follow: the active suit and rank (§5).
+func (s *State) Top() (suit game.Suit, rank int) { return s.suit, s.rank }

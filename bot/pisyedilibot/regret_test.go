@@ -1,0 +1,107 @@
+package pisyedilibot
+
+import (
+	"context"
+	"testing"
+
+	"cardroom/bot/ismcts"
+	"cardroom/game"
+	"cardroom/games/pisyedili"
+)
+
+// seeing is the hard bot's domain dealing the true hands, the stock
+// reshuffled in every iteration: the oracle of BenchmarkOracleRegret (a
+// ceiling-hands with the hard bot's model of the field, open loop).
+type seeing struct {
+	*Domain
+	truth *pisyedili.State
+}
+
+// Sample implements ismcts.Sampler.
+func (o *seeing) Sample(r *game.Rand) (game.State, error) {
+	st := o.truth.Clone().(*pisyedili.State)
+	st.ShuffleStock(r)
+	return o.Domain.field(st, r), nil
+}
+
+func searchView(b *testing.B, v *pisyedili.View, dom func() ismcts.Domain, iters int, seed uint64) *ismcts.Result {
+	cfg := ismcts.Config{Iterations: iters, Workers: 1, Seed: seed}
+	Configure(&cfg)
+	res, err := ismcts.Search(context.Background(), pisyedili.Engine{}, v, dom, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return res
+}
+
+// BenchmarkOracleRegret is a report, not a speed test (about ten minutes
+// of one core; run it with -benchtime=1x): at every sixth decision of 70
+// games of four medium players with more than one legal move, the mean
+// regret of the hard bot's search (4,000 iterations) against an oracle,
+// the same search given the true hands (two searches of 30,000
+// iterations pooled): the oracle's value of its best move (among those
+// with at least 2,000 visits) less its value of the move chosen. The
+// metrics are the regret in thousandths and the share of decisions where
+// the bot's move is the oracle's, open loop and closed loop (ClosedLoop;
+// docs/bots.md, "The ceiling").
+func BenchmarkOracleRegret(b *testing.B) {
+	defer func(old bool) { ClosedLoop = old }(ClosedLoop)
+	type position struct {
+		k     int
+		s     *pisyedili.State
+		v     *pisyedili.View
+		value map[string]float64
+		best  string
+	}
+	for i := 0; i < b.N; i++ {
+		var ps []position
+		k := 0
+		mediumPositions(b, 70, 6, func(s *pisyedili.State, v *pisyedili.View) {
+			k++
+			if len(s.Legal(v.Seat, nil)) > 1 {
+				ps = append(ps, position{k: k, s: s.Clone().(*pisyedili.State), v: v})
+			}
+		})
+		ClosedLoop = false // the oracle, as measured first
+		for j := range ps {
+			p := &ps[j]
+			dom := func() ismcts.Domain { return &seeing{Domain: NewDomain(p.v).(*Domain), truth: p.s} }
+			sum, visits := map[string]float64{}, map[string]int{}
+			for rep := 0; rep < 2; rep++ {
+				res := searchView(b, p.v, dom, 30000, uint64(p.k)*7+uint64(rep)+5000)
+				for _, m := range res.Moves {
+					sum[m.Text] += m.Value * float64(m.Visits)
+					visits[m.Text] += m.Visits
+				}
+			}
+			p.value = map[string]float64{}
+			bv := -1.0
+			for m, n := range visits {
+				if n > 0 {
+					p.value[m] = sum[m] / float64(n)
+				}
+				if p.value[m] > bv && n >= 2000 {
+					bv, p.best = p.value[m], m
+				}
+			}
+		}
+		for _, closed := range []bool{false, true} {
+			ClosedLoop = closed
+			regret, agree := 0.0, 0
+			for _, p := range ps {
+				res := searchView(b, p.v, func() ismcts.Domain { return NewDomain(p.v) }, 4000, uint64(p.k))
+				regret += p.value[p.best] - p.value[res.Moves[0].Text]
+				if res.Moves[0].Text == p.best {
+					agree++
+				}
+			}
+			name := "open"
+			if closed {
+				name = "closed"
+			}
+			b.ReportMetric(1000*regret/float64(len(ps)), name+"-regret-milli")
+			b.ReportMetric(100*float64(agree)/float64(len(ps)), name+"-agree%")
+		}
+		b.ReportMetric(float64(len(ps)), "decisions")
+	}
+}
