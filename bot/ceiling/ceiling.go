@@ -153,9 +153,12 @@ func (b *Bot) Choose(ctx context.Context, st game.State, s game.Seat) (game.Move
 	k, hasKit := kit.For(e.Name())
 	dom := func() ismcts.Domain {
 		var inner ismcts.Domain
-		if hasKit && k.Domain != nil {
+		switch {
+		case hasKit && k.Yardstick != nil:
+			inner = k.Yardstick(v)
+		case hasKit && k.Domain != nil:
 			inner = k.Domain(v)
-		} else {
+		default:
 			inner = ismcts.NewGeneric()
 		}
 		w, _ := inner.(ismcts.Wider)

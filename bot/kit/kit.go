@@ -22,6 +22,11 @@ type Kit struct {
 	// Domain makes the ISMCTS domain for a search from view v (one per
 	// search worker).
 	Domain func(v game.View) ismcts.Domain
+	// Yardstick, if set, makes the domain of the all-seeing yardstick
+	// (bot/ceiling) instead of Domain: the search its first figures were
+	// measured with, kept when the hard bot's own search changes, so that
+	// the gap is to a fixed target (docs/bots.md, "The ceiling").
+	Yardstick func(v game.View) ismcts.Domain
 	// Search adjusts the hard bot's configuration for the game (may be nil).
 	Search func(c *ismcts.Config)
 	// PriorShare > 0 makes the hard bot compute the rule-based move and

@@ -21,6 +21,9 @@ type opaque struct{ game.State }
 // only a game.State) end in the same state with the same rewards and the
 // same random numbers consumed: the fast path changes no decision.
 func TestDomainNativeMatchesContract(t *testing.T) {
+	// The evidence redeals (Domain.Sample); Engine.Sample does not.
+	defer func(old bool) { rum500bot.UseEvidence = old }(rum500bot.UseEvidence)
+	rum500bot.UseEvidence = false
 	e := rum500.Engine{}
 	scored := 0
 	for _, g := range goldenPositions(t) {

@@ -3,5 +3,5 @@ package rum500bot
 import "cardroom/bot/kit"
 
 func init() {
-	kit.Register("rum500", kit.Kit{Rule: Rule, Domain: NewDomain, Search: Configure})
+	kit.Register("rum500", kit.Kit{Rule: Rule, Domain: NewDomain, Yardstick: NewYardstick, Search: Configure})
 }

@@ -266,37 +266,113 @@ type Domain struct {
 	ismcts.Generic
 	view   *rum500.View
 	samp   *rum500.Sampler
+	ev     *Evidence     // nil: determinizations are uniform
+	hands  []rum500.Hand // the hands of the deal Sample judges
 	buf    []game.Move
 	row    []int
 	seats  [8]game.Seat
 	info   Info
-	rounds int // hands scored at Start
+	rounds int     // hands scored at Start
+	scale  float64 // Reward's scale, in points
 }
 
 // NewDomain makes a domain (bot.Kit.Domain) for a search of view v.
 func NewDomain(v game.View) ismcts.Domain {
-	d := &Domain{info: Info{OppMin: 99}}
+	d := &Domain{info: Info{OppMin: 99}, scale: RewardScale}
 	d.view, _ = v.(*rum500.View)
 	return d
 }
 
-// Sample implements ismcts.Sampler: a determinization of the search's view,
-// drawn by a rum500.Sampler made on first use. It is the state
-// Engine.Sample would draw from r, and it is valid until the next call (the
-// search plays each one out before drawing the next).
-func (d *Domain) Sample(r *game.Rand) (game.State, error) {
-	if d.samp == nil {
-		if d.view == nil {
-			return nil, errors.New("rum500bot: the domain was made without a 500 Rum view")
-		}
-		z, err := rum500.NewSampler(d.view)
-		if err != nil {
-			return nil, err
-		}
-		d.samp = z
+// NewYardstick makes the domain of the all-seeing yardstick (bot.Kit's
+// Yardstick): the search as the ceiling's first figures were measured,
+// with the reward's scale of 50 points.
+func NewYardstick(v game.View) ismcts.Domain {
+	d := NewDomain(v).(*Domain)
+	d.scale = yardstickScale
+	return d
+}
+
+// RewardScale is the margin, in points, at which the reward is
+// 0.5 + 0.5·tanh(1), three quarters of the way from an even hand to a
+// sure win (Reward).
+var RewardScale = 150.0
+
+// yardstickScale is the ceiling's (the hard bot's before RewardScale).
+const yardstickScale = 50
+
+// ready makes the domain's sampler (and reads the evidence) on first use.
+func (d *Domain) ready() error {
+	if d.samp != nil {
+		return nil
+	}
+	if d.view == nil {
+		return errors.New("rum500bot: the domain was made without a 500 Rum view")
+	}
+	z, err := rum500.NewSampler(d.view)
+	if err != nil {
+		return err
+	}
+	d.samp = z
+	if UseEvidence {
+		d.ev = ReadEvidence(d.view)
+	}
+	return nil
+}
+
+// Uniform is a determinization of the search's view as Engine.Sample would
+// draw it from r (drawn by a rum500.Sampler made on first use). The State
+// is valid until the next call (the search plays each one out before
+// drawing the next).
+func (d *Domain) Uniform(r *game.Rand) (*rum500.State, error) {
+	if err := d.ready(); err != nil {
+		return nil, err
 	}
 	return d.samp.Sample(r), nil
 }
+
+// Sample implements ismcts.Sampler: a determinization of the search's view
+// whose opponents' hands fit the evidence of their turns (Evidence): the
+// first of at most EvidenceTries uniform deals that fits, or else the one
+// that breaks it least (the hands are dealt and judged first, and the
+// state built for the deal kept). It is valid until the next call.
+func (d *Domain) Sample(r *game.Rand) (game.State, error) {
+	if err := d.ready(); err != nil {
+		return nil, err
+	}
+	if d.ev == nil {
+		return d.samp.Sample(r), nil
+	}
+	var best game.Rand
+	bestMis := -1
+	for k := 0; k < EvidenceTries; k++ {
+		before := *r
+		d.hands = d.samp.Deal(r, d.hands)
+		mis, limit := 0, 1<<30
+		if bestMis >= 0 {
+			limit = bestMis // a deal no better than the best is not counted out
+		}
+		for o, h := range d.hands {
+			if o != int(d.view.Seat) && mis < limit {
+				mis += d.ev.misfits(o, h, limit-mis)
+			}
+		}
+		if mis == 0 {
+			return d.samp.Sample(&before), nil // the same deal; r is where it left off
+		}
+		if bestMis < 0 || mis < bestMis {
+			best, bestMis = before, mis
+		}
+	}
+	// Deal the least bad again (from a copy: r goes on from the last).
+	return d.samp.Sample(&best), nil
+}
+
+// UseEvidence makes the hard bot's determinizations fit what the opponents'
+// turns say of their hands (Evidence).
+var UseEvidence = true
+
+// EvidenceTries is the most deals Sample draws to find one that fits.
+const EvidenceTries = 16
 
 // Configure sets the search parameters that suit 500 Rum.
 func Configure(c *ismcts.Config) {
@@ -379,8 +455,9 @@ func (d *Domain) policy(st game.State, s game.Seat, legal []game.Move, r *game.R
 	return Choose(legal, &d.info, r, false)
 }
 
-// Reward implements ismcts.Domain: 0.5 + 0.5·tanh((own − best other) / 50)
-// on the hand's scores.
+// Reward implements ismcts.Domain: 0.5 + 0.5·tanh((own − best other) /
+// scale) on the hand's scores, the scale RewardScale (yardstickScale for
+// the ceiling's domain).
 func (d *Domain) Reward(st game.State, out []float64) {
 	k := d.rounds
 	if s, ok := st.(*rum500.State); ok {
@@ -407,6 +484,6 @@ func (d *Domain) Reward(st game.State, out []float64) {
 				other = float64(p)
 			}
 		}
-		out[i] = 0.5 + 0.5*math.Tanh((float64(row[i])-other)/50)
+		out[i] = 0.5 + 0.5*math.Tanh((float64(row[i])-other)/d.scale)
 	}
 }

@@ -123,8 +123,17 @@ func (z *Sampler) Sample(r *game.Rand) *State {
 	if z.poolN == 0 {
 		return s
 	}
-	// Sample's shuffle of its pool, then its deal: the hands in seat
-	// order, the rest to the stock.
+	pool := z.dealHands(r, s.hands[:s.cfg.n])
+	if !s.turned {
+		copy(s.stock[:len(pool)], pool)
+	}
+	return s
+}
+
+// dealHands is Sample's shuffle of its pool, then its deal of the hands in
+// seat order (added to hands, which hold the base's); it returns the rest,
+// the stock's cards.
+func (z *Sampler) dealHands(r *game.Rand, hands []Hand) []uint8 {
 	pool := z.deal[:z.poolN]
 	copy(pool, z.pool[:z.poolN])
 	for i := len(pool) - 1; i > 0; i-- {
@@ -132,15 +141,27 @@ func (z *Sampler) Sample(r *game.Rand) *State {
 		pool[i], pool[j] = pool[j], pool[i]
 	}
 	for k := 0; k < z.ns; k++ {
-		h := &s.hands[z.seats[k]]
+		h := &hands[z.seats[k]]
 		need := int(z.need[k])
 		for _, x := range pool[:need] {
 			h.add(int(x))
 		}
 		pool = pool[need:]
 	}
-	if !s.turned {
-		copy(s.stock[:len(pool)], pool)
-	}
-	return s
+	return pool
 }
+
+// Deal draws what Sample would draw from r (the same random numbers) but
+// writes only the hands, one per seat, into h, without building the
+// state: a search that rejects most deals (bot/rum500bot's evidence)
+// looks at the hands first and builds the state of the deal it keeps.
+func (z *Sampler) Deal(r *game.Rand, h []Hand) []Hand {
+	h = append(h[:0], z.base.hands[:z.base.cfg.n]...)
+	if z.poolN > 0 {
+		z.dealHands(r, h)
+	}
+	return h
+}
+
+// HandOf is seat i's hand (a copy), without building a view.
+func (s *State) HandOf(i int) Hand { return s.hands[i] }

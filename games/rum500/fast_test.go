@@ -79,7 +79,8 @@ func sameSample(t *testing.T, where string, a, b *State) {
 // §4 and §11 say Sample must (the observer's hand, the pile, the melds, the
 // known cards and a turned-over stock stay as the view shows them). Between
 // two samples the previous state is played on, as a search's playout does,
-// to show that reusing it leaks nothing into the next one.
+// to show that reusing it leaks nothing into the next one. Deal, from the
+// same generator, deals the same hands.
 func TestSamplerMatchesSample(t *testing.T) {
 	phases := map[string]int{}
 	turned, known, ended := 0, 0, 0
@@ -99,6 +100,7 @@ func TestSamplerMatchesSample(t *testing.T) {
 		s := gs.(*State)
 		rng := game.NewRand(uint64(gi) + 1)
 		var legal []game.Move
+		var hands []Hand
 		for step := 0; step < 3000; step++ {
 			for obs := game.Spectator; int(obs) < s.cfg.n && (step%every == 0 || s.phase < phDraw || s.Over()); obs++ {
 				v := s.View(obs).(*View)
@@ -118,7 +120,7 @@ func TestSamplerMatchesSample(t *testing.T) {
 				}
 				for k := 0; k < 2; k++ {
 					r1 := game.NewRand(uint64(step*16 + k))
-					r2 := r1
+					r2, r3 := r1, r1
 					want, err := Engine{}.Sample(v, &r1)
 					if err != nil {
 						t.Fatal(err)
@@ -128,6 +130,16 @@ func TestSamplerMatchesSample(t *testing.T) {
 					sameSample(t, where, want.(*State), got)
 					if r1 != r2 {
 						t.Fatalf("%s: Sampler consumed other random numbers than Sample", where)
+					}
+					// Deal: the same hands from the same numbers.
+					hands = z.Deal(&r3, hands)
+					if r3 != r1 || len(hands) != s.cfg.n {
+						t.Fatalf("%s: Deal consumed other random numbers than Sample, or dealt %d hands", where, len(hands))
+					}
+					for i, h := range hands {
+						if h != got.hands[i] {
+							t.Fatalf("%s: Deal gave seat %d %v, Sample %v", where, i, h, got.hands[i])
+						}
 					}
 					// Play the sampled state on (a playout), to the end
 					// of the hand at most.
