@@ -109,6 +109,16 @@ type State interface {
 	Clone() State
 }
 
+// A Copier is a State that can copy itself into memory it copied into
+// before: CopyInto makes dst, a State of the same engine, an independent
+// copy of the receiver equal to its Clone (deeply) and returns it, reusing
+// dst's memory; for a dst it cannot use (nil, another engine's, the
+// receiver itself) it returns a Clone. A table snapshots its state before
+// every step for the history's describer: without this, one Clone a move.
+type Copier interface {
+	CopyInto(dst State) State
+}
+
 // View is the information one observer may have: a plain data value that
 // marshals to JSON for the protocol, prints as text for people, and carries
 // the public history a strong player remembers.

@@ -44,4 +44,10 @@ func TestMoveOneWrite(t *testing.T) {
 			t.Fatalf("move %d: its ack and 4 states took %d writes, want 1", move, got)
 		}
 	}
+	// Each write took every frame at once, so the connection held none of
+	// the table's state messages and the table reused their memory
+	// (table.Queuer's Flush).
+	if ts.s.metrics.MsgsReused.Load() == 0 {
+		t.Error("no state message's memory was reused")
+	}
 }

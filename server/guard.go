@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"cardroom/protocol"
@@ -342,6 +344,17 @@ func (c *capConn) CloseWrite() error {
 		return cw.CloseWrite()
 	}
 	return nil
+}
+
+// SyscallConn hands over the socket's descriptor, so that a WebSocket
+// on a capped connection still writes without blocking on the goroutine
+// that handled the move (wsconn's TryWriteText); without it every
+// flush woke a writer goroutine.
+func (c *capConn) SyscallConn() (syscall.RawConn, error) {
+	if sc, ok := c.Conn.(syscall.Conn); ok {
+		return sc.SyscallConn()
+	}
+	return nil, errors.ErrUnsupported
 }
 
 // ---- token buckets per address ----

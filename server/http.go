@@ -609,6 +609,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	s.pool.WriteMetrics(&b) // the bot budget, latency and iterations (bot/pool/metrics.go)
 	metric("cardroom_messages_in_total", "counter", "WebSocket messages received.", s.msgsIn.Load())
 	metric("cardroom_messages_out_total", "counter", "WebSocket messages queued to clients.", s.msgsOut.Load())
+	metric("cardroom_messages_reused_total", "counter", "State messages whose memory a table reused once every connection had written them.", m.MsgsReused.Load())
 	metric("cardroom_ws_writes_total", "counter", "Writes to sockets; the messages queued while a socket's writer was busy share one.", s.wsWrites.Load())
 	metric("cardroom_bad_input_total", "counter", "Client messages refused as bad input.", s.badInput.Load())
 	metric("cardroom_rate_disconnects_total", "counter", "Clients disconnected for flooding.", s.rateKicks.Load())

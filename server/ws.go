@@ -128,18 +128,22 @@ func (c *conn) queueOut(b []byte, start bool) bool {
 // Flush writes what Queue has queued, on the caller's goroutine when the
 // socket takes it at once (the usual case: no writer goroutine is woken
 // for it), else by starting the writer, which may wait. A writer already
-// running writes it anyway.
-func (c *conn) Flush() {
+// running writes it anyway. It reports true only when the connection
+// holds none of the messages it was given: the queue is empty and no
+// writer runs (TryWriteText copies the frames it writes, and a partial
+// write's rest is in its own buffer), so the table may reuse their memory.
+func (c *conn) Flush() bool {
 	c.mu.Lock()
 	if c.flushing || c.closed || len(c.queue) == 0 {
+		clean := !c.flushing && !c.closed && len(c.queue) == 0
 		c.mu.Unlock()
-		return
+		return clean
 	}
 	c.flushing = true // this goroutine is the writer until it hands over
 	if c.ending {
 		c.mu.Unlock()
 		go c.writer() // it flushes and closes
-		return
+		return false
 	}
 	q := c.queue
 	c.queue = nil
@@ -151,7 +155,7 @@ func (c *conn) Flush() {
 		c.s.queuedBytes.Add(-int64(n))
 		c.drop(wsconn.StatusGoingAway, "write failed")
 		c.finish()
-		return
+		return false
 	}
 	if done || p != nil {
 		c.s.wsWrites.Add(1)
@@ -168,10 +172,12 @@ func (c *conn) Flush() {
 	if done && len(c.queue) == 0 && !c.ending {
 		c.flushing = false
 		c.mu.Unlock()
-		return
+		clear(q) // q was the queue's array: it keeps no message alive
+		return true
 	}
 	c.mu.Unlock()
 	go c.writer() // the rest, what came meanwhile, or the close
+	return false
 }
 
 // take removes and returns what is queued.

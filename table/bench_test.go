@@ -72,15 +72,40 @@ func BenchmarkMove(b *testing.B) {
 			if _, err := gamesLookup(g.name); err != nil {
 				b.Skip(err)
 			}
-			benchMoves(b, g.name, g.opts)
+			benchMoves(b, g.name, g.opts, false)
+		})
+		// As connections are: Queuers that write at once, so the table
+		// reuses its messages' memory.
+		b.Run(g.name+"/queued", func(b *testing.B) {
+			if _, err := gamesLookup(g.name); err != nil {
+				b.Skip(err)
+			}
+			benchMoves(b, g.name, g.opts, true)
 		})
 	}
 }
 
-// benchMoves plays random moves.
-func benchMoves(b *testing.B, name, opts string) {
+// dropQueuer is a connection whose socket takes everything at once: it
+// counts what it is given and holds nothing.
+type dropQueuer struct {
+	player string
+	msgs   int
+}
+
+func (d *dropQueuer) Player() string      { return d.player }
+func (d *dropQueuer) Send(b []byte) bool  { d.msgs++; return true }
+func (d *dropQueuer) Queue(b []byte) bool { d.msgs++; return true }
+func (d *dropQueuer) Flush() bool         { return true }
+func (d *dropQueuer) take() (n int)       { n, d.msgs = d.msgs, 0; return n }
+func (f *fakeSub) take() (n int)          { n = len(f.msgs); f.msgs = f.msgs[:0]; return n }
+
+// benchMoves plays random moves; queued: the subscribers are dropQueuers.
+func benchMoves(b *testing.B, name, opts string, queued bool) {
 	players := []string{"a", "b", "c", "d"}
-	subs := map[string]*fakeSub{}
+	subs := map[string]interface {
+		Subscriber
+		take() int
+	}{}
 	var tb *Table
 	n := 0
 	start := func() {
@@ -99,7 +124,11 @@ func benchMoves(b *testing.B, name, opts string) {
 			b.Fatal(err)
 		}
 		for _, p := range append(players, "x") {
-			subs[p] = &fakeSub{player: p}
+			if queued {
+				subs[p] = &dropQueuer{player: p}
+			} else {
+				subs[p] = &fakeSub{player: p}
+			}
 			if _, err := tb.Subscribe(context.Background(), subs[p]); err != nil {
 				b.Fatal(err)
 			}
@@ -125,8 +154,7 @@ func benchMoves(b *testing.B, name, opts string) {
 			m := buf[rng.IntN(len(buf))]
 			tb.move(subs[players[s]], nil, s, tb.st.FormatMove(m), time.Now())
 			for _, f := range subs {
-				msgs += len(f.msgs)
-				f.msgs = f.msgs[:0]
+				msgs += f.take()
 			}
 		})
 		if over {

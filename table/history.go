@@ -54,8 +54,17 @@ func (t *Table) histBefore() game.State {
 		return nil
 	}
 	t.histSync()
+	if c, ok := t.st.(game.Copier); ok {
+		dst, _ := beforePool.Get().(game.State)
+		return c.CopyInto(dst)
+	}
 	return t.st.Clone()
 }
+
+// beforePool holds the snapshots histBefore took, once histStep has
+// described the step (one State a move was a tenth of the bytes a move
+// allocated): game.Copier copies into one of its own engine, or clones.
+var beforePool sync.Pool
 
 // histStep describes the step just applied and logged (a seat's move, or
 // chance when chance is true), from before (histBefore) to t.st. If the
@@ -63,6 +72,10 @@ func (t *Table) histBefore() game.State {
 // watch, the next bot move waits the trick pause.
 func (t *Table) histStep(before game.State, s game.Seat, m game.Move, chance bool, by game.By) {
 	h := t.historian()
+	if before != nil {
+		// The entries are encoded below (histAdd), nothing keeps before.
+		defer beforePool.Put(before)
+	}
 	if h == nil || before == nil || t.hist.steps != t.log.len()-1 {
 		return // histSync rebuilds it from the log
 	}

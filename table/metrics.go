@@ -21,6 +21,7 @@ type Metrics struct {
 	Abandoned   atomic.Int64 // games ended unfinished because every human had left (when_empty "end")
 	BotRetries  atomic.Int64 // bot decisions postponed because the bot pool was full
 	StoreErrors atomic.Int64
+	MsgsReused  atomic.Int64 // broadcast messages whose memory went back to the pool (flush)
 	// MoveLatency is from a move's arrival at the table to its broadcast
 	// being queued to every watcher (includes the commit).
 	MoveLatency *metrics.Histogram

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -30,7 +31,11 @@ type (
 // encoder: the per-observer head (AppendStateHead), the shared part
 // (t.common, written once per broadcast), and the view; the seat's
 // legal-move list is reused while it is unchanged (legalJSON).
-func (t *Table) stateMsg(seat game.Seat) []byte {
+func (t *Table) stateMsg(seat game.Seat) []byte { return t.appendStateMsg(nil, seat) }
+
+// appendStateMsg is stateMsg written into out's memory (from its start:
+// out's length is ignored); nil on error.
+func (t *Table) appendStateMsg(out []byte, seat game.Seat) []byte {
 	common := t.common
 	if common == nil {
 		common = t.commonJSON()
@@ -70,7 +75,7 @@ func (t *Table) stateMsg(seat game.Seat) []byte {
 		t.cfg.Log.Error("marshal view", "table", t.id, "err", err)
 		return nil
 	}
-	out := make([]byte, 0, 128+len(t.id)+len(legal)+len(common)+len(t.hist.frag)+len(vb))
+	out = slices.Grow(out[:0], 128+len(t.id)+len(legal)+len(common)+len(t.hist.frag)+len(vb))
 	out = protocol.AppendStateHead(out, t.id, t.log.len(), t.wireStatus(), seat, toAct, legal, legalCount)
 	if legalCount > 0 {
 		out = t.appendPick(out, seat) // pick.go
@@ -83,9 +88,13 @@ func (t *Table) commonJSON() []byte { return t.commonJSONAt(time.Now()) }
 
 // commonJSONAt writes protocol.StateCommon: the options' JSON is built
 // once, the seats' again only when they change.
-func (t *Table) commonJSONAt(now time.Time) []byte {
-	seats := t.seatInfos()
-	if t.seatsJSON == nil || !slices.Equal(seats, t.seatsSent) {
+func (t *Table) commonJSONAt(now time.Time) []byte { return t.appendCommonJSON(nil, now) }
+
+// appendCommonJSON is commonJSONAt written into dst's memory (from its
+// start).
+func (t *Table) appendCommonJSON(dst []byte, now time.Time) []byte {
+	if t.seatsJSON == nil || !t.seatsUnchanged(t.seatsSent) {
+		seats := t.seatInfos()
 		b, err := json.Marshal(seats)
 		if err != nil {
 			t.cfg.Log.Error("marshal state", "table", t.id, "err", err)
@@ -112,7 +121,7 @@ func (t *Table) commonJSONAt(now time.Time) []byte {
 			result = &r
 		}
 	}
-	b := make([]byte, 0, 64+len(t.optsJSON)+len(t.seatsJSON))
+	b := slices.Grow(dst[:0], 128+len(t.optsJSON)+len(t.seatsJSON))
 	return protocol.AppendStateCommon(b, t.meta.Game, t.optsJSON, clock, t.seatsJSON, result, now.UnixMilli())
 }
 
@@ -133,13 +142,17 @@ func (t *Table) sendState(sub Subscriber) {
 }
 
 // send gives sub a message of the event being handled: queued, and
-// written when the event ends (flush), if sub is a Queuer.
+// written when the event ends (flush), if sub is a Queuer. A subscriber
+// that is not a Queuer, or refuses the message, may keep it: the event's
+// pooled messages then go to the collector (flush).
 func (t *Table) send(sub Subscriber, b []byte) bool {
 	q, ok := sub.(Queuer)
 	if !ok {
+		t.msgKept = true
 		return sub.Send(b)
 	}
 	if !q.Queue(b) {
+		t.msgKept = true
 		return false
 	}
 	if !slices.Contains(t.unflushed, q) {
@@ -149,12 +162,51 @@ func (t *Table) send(sub Subscriber, b []byte) bool {
 }
 
 // flush writes what the event has queued (send), once it is handled.
+// When every Queuer reports that it holds none of the bytes it was given,
+// the event's broadcast messages go back to msgPool for the next event
+// (a move's four state messages were more than half the bytes the server
+// allocated); otherwise they are left to the collector.
 func (t *Table) flush() {
 	for _, q := range t.unflushed {
-		q.Flush()
+		if !q.Flush() {
+			t.msgKept = true
+		}
 	}
 	clear(t.unflushed)
 	t.unflushed = t.unflushed[:0]
+	if !t.msgKept {
+		for _, bp := range t.msgBufs {
+			putMsgBuf(bp)
+		}
+		t.cfg.Metrics.MsgsReused.Add(int64(len(t.msgBufs)))
+	}
+	clear(t.msgBufs)
+	t.msgBufs = t.msgBufs[:0]
+	t.msgKept = false
+}
+
+// msgPool holds the memory of broadcast state messages (*[]byte) between
+// events: a buffer is taken in broadcast and given back by flush only when
+// no subscriber holds the message any more.
+var msgPool sync.Pool
+
+// msgBufMax is the largest buffer kept in msgPool (a move's messages are
+// one to a few KiB; a long history's are left to the collector).
+const msgBufMax = 64 << 10
+
+func getMsgBuf() *[]byte {
+	if bp, ok := msgPool.Get().(*[]byte); ok {
+		return bp
+	}
+	return new([]byte)
+}
+
+func putMsgBuf(bp *[]byte) {
+	if cap(*bp) > msgBufMax {
+		return
+	}
+	*bp = (*bp)[:0]
+	msgPool.Put(bp)
 }
 
 func (t *Table) drop(sub Subscriber) {
@@ -188,8 +240,14 @@ func (t *Table) broadcast() {
 			}
 		}
 	}
-	t.common = t.commonJSON()
-	defer func() { t.common = nil }()
+	// The shared part is copied into every message: its memory goes back
+	// to the pool when the broadcast is done.
+	cbp := getMsgBuf()
+	t.common = t.appendCommonJSON(*cbp, time.Now())
+	defer func() {
+		*cbp, t.common = t.common, nil
+		putMsgBuf(cbp)
+	}()
 	// cache[s+1] is observer s's message (index 0: the spectator's), on
 	// the stack for up to eight seats: the table keeps no messages.
 	var cacheBuf [9][]byte
@@ -207,7 +265,10 @@ func (t *Table) broadcast() {
 		for _, s := range seats {
 			b := cache[s+1]
 			if b == nil {
-				b = t.stateMsg(s)
+				bp := getMsgBuf()
+				b = t.appendStateMsg(*bp, s)
+				*bp = b
+				t.msgBufs = append(t.msgBufs, bp)
 				cache[s+1] = b
 			}
 			if b != nil && !t.send(sub, b) {

@@ -46,16 +46,36 @@ func seatInfo(i int, s store.Seat) SeatInfo {
 
 func (t *Table) seatInfos() []SeatInfo {
 	out := make([]SeatInfo, len(t.meta.Seats))
-	for i, s := range t.meta.Seats {
-		si := seatInfo(i, s)
-		if si.Kind == protocol.SeatHuman {
-			si.Connected = t.presence[s.Player] > 0
-			si.Away = t.seats[i].away
-			si.BotAccount = t.cfg.BotAccount != nil && t.cfg.BotAccount(s.Player)
-		}
-		out[i] = si
+	for i := range t.meta.Seats {
+		out[i] = t.seatInfoAt(i)
 	}
 	return out
+}
+
+// seatInfoAt describes seat i as seatInfos does.
+func (t *Table) seatInfoAt(i int) SeatInfo {
+	s := t.meta.Seats[i]
+	si := seatInfo(i, s)
+	if si.Kind == protocol.SeatHuman {
+		si.Connected = t.presence[s.Player] > 0
+		si.Away = t.seats[i].away
+		si.BotAccount = t.cfg.BotAccount != nil && t.cfg.BotAccount(s.Player)
+	}
+	return si
+}
+
+// seatsUnchanged reports whether seatInfos would equal seats, without
+// building it (a broadcast's usual case).
+func (t *Table) seatsUnchanged(seats []SeatInfo) bool {
+	if len(seats) != len(t.meta.Seats) {
+		return false
+	}
+	for i := range seats {
+		if t.seatInfoAt(i) != seats[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // summarize builds the summary of meta with its seats described.

@@ -73,7 +73,10 @@ type Subscriber interface {
 type Queuer interface {
 	Subscriber
 	Queue(msg []byte) bool
-	Flush()
+	// Flush reports whether the subscriber now holds none of the messages
+	// it was given (all written, none waiting): the table may then reuse
+	// their memory. false is always safe.
+	Flush() bool
 }
 
 // Config is what every table of a server shares.
@@ -193,6 +196,8 @@ type Table struct {
 	legal     []legalCache // per seat: the legal moves last sent (see legalJSON)
 	msgToAct  []game.Seat  // scratch for stateMsg
 	unflushed []Queuer     // queued to during the event being handled (send)
+	msgBufs   []*[]byte    // the event's broadcast messages, from msgPool (flush)
+	msgKept   bool         // a subscriber may hold one of the event's messages (send, flush)
 	optsJSON  []byte       // opts marshalled (commonJSON)
 	seatsJSON []byte       // seatsSent marshalled (commonJSON)
 	seatsSent []SeatInfo

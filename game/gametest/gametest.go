@@ -284,6 +284,27 @@ func checkStep(t *testing.T, st game.State, s game.Seat, toAct []game.Seat, acti
 	if Snapshot(t, st) != before {
 		t.Fatalf("step %d: a move on a clone changed the original", step)
 	}
+	// CopyInto (game.Copier) into a used state of the engine (the clone,
+	// one move on) is Clone: deeply equal, and as independent.
+	if cp, ok := st.(game.Copier); ok {
+		want := st.Clone()
+		d := cp.CopyInto(c)
+		if d != c {
+			t.Fatalf("step %d: CopyInto did not reuse a state of its own engine", step)
+		}
+		if !reflect.DeepEqual(d, want) {
+			t.Fatalf("step %d: CopyInto differs from Clone:\n%#v\n%#v", step, d, want)
+		}
+		if err := d.Apply(s, legal[r.IntN(len(legal))]); err != nil {
+			t.Fatalf("step %d: a copy refused a legal move: %v", step, err)
+		}
+		if Snapshot(t, st) != before || !reflect.DeepEqual(st.Clone(), want) {
+			t.Fatalf("step %d: a move on a copy changed the original", step)
+		}
+		if n := cp.CopyInto(nil); Snapshot(t, n) != before {
+			t.Fatalf("step %d: CopyInto(nil) is not a clone", step)
+		}
+	}
 	// Refused moves change nothing: a seat that need not act, a bad seat, garbage.
 	for o := game.Seat(0); int(o) < st.Seats(); o++ {
 		if acting[o] {

@@ -248,6 +248,16 @@ func (s *State) Clone() game.State {
 	return c
 }
 
+// CopyInto implements game.Copier.
+func (s *State) CopyInto(dst game.State) game.State {
+	d, ok := dst.(*State)
+	if !ok || d == nil || d == s {
+		return s.Clone()
+	}
+	d.CopyFrom(s)
+	return d
+}
+
 // ToAct implements game.State.
 func (s *State) ToAct(buf []game.Seat) []game.Seat {
 	switch s.phase {

@@ -1117,3 +1117,20 @@ func (s *State) Clone() game.State {
 	}
 	return &c
 }
+
+// CopyInto implements game.Copier: Clone into dst's memory.
+func (s *State) CopyInto(dst game.State) game.State {
+	d, ok := dst.(*State)
+	if !ok || d == nil || d == s {
+		return s.Clone()
+	}
+	hist := d.hist[:0]
+	*d = *s
+	if s.hist != nil {
+		if hist == nil {
+			hist = make([]result, 0, len(s.hist))
+		}
+		d.hist = append(hist, s.hist...)
+	}
+	return d
+}

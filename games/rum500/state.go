@@ -119,6 +119,25 @@ func (s *State) Clone() game.State {
 	return &c
 }
 
+// CopyInto implements game.Copier: Clone into dst's memory (an empty
+// list stays nil, as Clone leaves it).
+func (s *State) CopyInto(dst game.State) game.State {
+	d, ok := dst.(*State)
+	if !ok || d == nil || d == s {
+		return s.Clone()
+	}
+	rounds, hist := d.rounds[:0], d.hist[:0]
+	*d = *s
+	d.rounds, d.hist = nil, nil
+	if len(s.rounds) > 0 {
+		d.rounds = append(rounds, s.rounds...)
+	}
+	if len(s.hist) > 0 {
+		d.hist = append(hist, s.hist...)
+	}
+	return d
+}
+
 // Result implements game.State.
 func (s *State) Result() game.Result {
 	n := s.cfg.n

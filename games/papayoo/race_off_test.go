@@ -1,0 +1,5 @@
+//go:build !race
+
+package papayoo
+
+const raceEnabled = false

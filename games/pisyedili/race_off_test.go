@@ -1,0 +1,5 @@
+//go:build !race
+
+package pisyedili
+
+const raceEnabled = false

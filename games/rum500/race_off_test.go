@@ -1,0 +1,5 @@
+//go:build !race
+
+package rum500
+
+const raceEnabled = false
