@@ -1,0 +1,5 @@
+//go:build !race
+
+package wsconn
+
+const raceEnabled = false
