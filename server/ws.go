@@ -135,7 +135,7 @@ func (c *conn) queueOut(b []byte, start bool) bool {
 func (c *conn) Flush() bool {
 	c.mu.Lock()
 	if c.flushing || c.closed || len(c.queue) == 0 {
-		clean := !c.flushing && !c.closed && len(c.queue) == 0
+		clean := !c.flushing && !c.closed // then the queue is empty
 		c.mu.Unlock()
 		return clean
 	}

@@ -93,7 +93,7 @@ func (t *Table) commonJSONAt(now time.Time) []byte { return t.appendCommonJSON(n
 // appendCommonJSON is commonJSONAt written into dst's memory (from its
 // start).
 func (t *Table) appendCommonJSON(dst []byte, now time.Time) []byte {
-	if t.seatsJSON == nil || !t.seatsUnchanged(t.seatsSent) {
+	if t.seatsJSON == nil || !t.seatsUnchanged() {
 		seats := t.seatInfos()
 		b, err := json.Marshal(seats)
 		if err != nil {

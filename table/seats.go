@@ -64,14 +64,14 @@ func (t *Table) seatInfoAt(i int) SeatInfo {
 	return si
 }
 
-// seatsUnchanged reports whether seatInfos would equal seats, without
-// building it (a broadcast's usual case).
-func (t *Table) seatsUnchanged(seats []SeatInfo) bool {
-	if len(seats) != len(t.meta.Seats) {
+// seatsUnchanged reports whether seatInfos would equal the seats last
+// sent (seatsSent), without building it (a broadcast's usual case).
+func (t *Table) seatsUnchanged() bool {
+	if len(t.seatsSent) != len(t.meta.Seats) {
 		return false
 	}
-	for i := range seats {
-		if t.seatInfoAt(i) != seats[i] {
+	for i := range t.seatsSent {
+		if t.seatInfoAt(i) != t.seatsSent[i] {
 			return false
 		}
 	}

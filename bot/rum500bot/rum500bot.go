@@ -295,7 +295,7 @@ func NewYardstick(v game.View) ismcts.Domain {
 // RewardScale is the margin, in points, at which the reward is
 // 0.5 + 0.5·tanh(1), three quarters of the way from an even hand to a
 // sure win (Reward).
-var RewardScale = 150.0
+const RewardScale = 150.0
 
 // yardstickScale is the ceiling's (the hard bot's before RewardScale).
 const yardstickScale = 50
