@@ -576,7 +576,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the session could not be stored; retry later")
 		return
 	}
-	if gone, err := st.TrimSessions(ctx, acc.Player, s.acct.cfg.SessionsPerAccount); err != nil {
+	if gone, err := st.TrimSessions(ctx, acc.Player, s.acct.cfg.SessionsPerAccount, sess.TokenHash); err != nil {
 		s.log.Warn("trim sessions", "player", acc.Player, "err", err)
 	} else {
 		s.revokeConns(gone)

@@ -62,8 +62,11 @@ type Accounts interface {
 	DeleteSessionsOf(ctx context.Context, player, keep string) ([]string, error)
 	// TrimSessions deletes all but the newest limit sessions of the player
 	// and returns the deleted token hashes (the bound on an account's
-	// sessions).
-	TrimSessions(ctx context.Context, player string, limit int) ([]string, error)
+	// sessions). The session keep ("" for none), the login's own, is never
+	// deleted: creation times are kept to the millisecond, so two logins
+	// in one millisecond tie, and the one just made could otherwise be the
+	// one trimmed.
+	TrimSessions(ctx context.Context, player string, limit int, keep string) ([]string, error)
 }
 
 var (
@@ -73,6 +76,18 @@ var (
 
 // sortSessions orders sessions newest first (ties by token hash, so the
 // order is stable).
+// keepFirst moves the session keep, if there, to the front of ss (sorted
+// newest first), so that trimming to a limit keeps it.
+func keepFirst(ss []Session, keep string) {
+	for i, s := range ss {
+		if keep != "" && s.TokenHash == keep {
+			copy(ss[1:i+1], ss[:i])
+			ss[0] = s
+			return
+		}
+	}
+}
+
 func sortSessions(ss []Session) {
 	sort.Slice(ss, func(i, j int) bool {
 		if !ss[i].Created.Equal(ss[j].Created) {
@@ -196,10 +211,11 @@ func (m *Memory) deleteSessionsOf(player, keep string) []string {
 }
 
 // TrimSessions implements Accounts.
-func (m *Memory) TrimSessions(_ context.Context, player string, limit int) ([]string, error) {
+func (m *Memory) TrimSessions(_ context.Context, player string, limit int, keep string) ([]string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ss := m.sessionsOf(player)
+	keepFirst(ss, keep)
 	var out []string
 	for i := max(0, limit); i < len(ss); i++ {
 		delete(m.sessions, ss[i].TokenHash)

@@ -132,9 +132,9 @@ func deleteSessionsOf(ctx context.Context, tx queryer, player, keep string) ([]s
 }
 
 // TrimSessions implements Accounts.
-func (s *SQLite) TrimSessions(ctx context.Context, player string, limit int) ([]string, error) {
+func (s *SQLite) TrimSessions(ctx context.Context, player string, limit int, keep string) ([]string, error) {
 	if err := s.writable(); err != nil {
 		return nil, err
 	}
-	return s.sq().trimSessions(ctx, player, limit)
+	return s.sq().trimSessions(ctx, player, limit, keep)
 }

@@ -121,7 +121,7 @@ func TestAccountsContract(t *testing.T) {
 			for i, h := range []string{"n1", "n2", "n3"} {
 				st.CreateSession(ctx, Session{TokenHash: h, Player: "p1", Name: "Anna", Created: later.Add(time.Duration(i) * time.Second), Expires: later.Add(time.Hour)})
 			}
-			gone, err = st.TrimSessions(ctx, "p1", 2)
+			gone, err = st.TrimSessions(ctx, "p1", 2, "")
 			if err != nil || !slices.Equal(gone, []string{"n1", "h2"}) {
 				t.Errorf("trim to 2 deleted %v, %v; want the oldest (n1 h2)", gone, err)
 			}
@@ -133,6 +133,20 @@ func TestAccountsContract(t *testing.T) {
 			if ss, _ := st.SessionsOf(ctx, "p1"); err != nil || len(ss) != 0 || !slices.Equal(gone, []string{"n3"}) {
 				t.Errorf("log out everywhere: deleted %v, left %v, %v", gone, ss, err)
 			}
+			// Two logins in one millisecond: the newer by its order of
+			// arrival may sort after the other; the login's own session
+			// (keep) stays whatever the order.
+			for _, h := range []string{"t1", "t0"} {
+				st.CreateSession(ctx, Session{TokenHash: h, Player: "p1", Name: "Anna", Created: later.Add(time.Minute), Expires: later.Add(time.Hour)})
+			}
+			gone, err = st.TrimSessions(ctx, "p1", 1, "t1")
+			if err != nil || !slices.Equal(gone, []string{"t0"}) {
+				t.Errorf("trim to 1 keeping t1 deleted %v, %v; want t0", gone, err)
+			}
+			if _, err := st.Session(ctx, "t1"); err != nil {
+				t.Errorf("the kept session after the trim: %v", err)
+			}
+			st.DeleteSessionsOf(ctx, "p1", "")
 			if n, _ := st.CountSessions(ctx); n != 1 {
 				t.Errorf("%d sessions left, want bob's only", n)
 			}

@@ -603,8 +603,8 @@ func (p *Postgres) SessionsOf(ctx context.Context, player string) ([]Session, er
 func (p *Postgres) DeleteSessionsOf(ctx context.Context, player, keep string) ([]string, error) {
 	return p.sql.deleteSessionsOf(ctx, player, keep)
 }
-func (p *Postgres) TrimSessions(ctx context.Context, player string, limit int) ([]string, error) {
-	return p.sql.trimSessions(ctx, player, limit)
+func (p *Postgres) TrimSessions(ctx context.Context, player string, limit int, keep string) ([]string, error) {
+	return p.sql.trimSessions(ctx, player, limit, keep)
 }
 
 func (p *Postgres) ApplyRatedGame(ctx context.Context, pr rating.Params, g RatedGame) ([]RatingChange, error) {

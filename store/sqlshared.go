@@ -344,7 +344,7 @@ func (s sqlStore) deleteSessionsOf(ctx context.Context, player, keep string) ([]
 	return out, tx.Commit()
 }
 
-func (s sqlStore) trimSessions(ctx context.Context, player string, limit int) ([]string, error) {
+func (s sqlStore) trimSessions(ctx context.Context, player string, limit int, keep string) ([]string, error) {
 	tx, err := s.begin(ctx, true)
 	if err != nil {
 		return nil, err
@@ -354,6 +354,7 @@ func (s sqlStore) trimSessions(ctx context.Context, player string, limit int) ([
 	if err != nil {
 		return nil, err
 	}
+	keepFirst(ss, keep)
 	var out []string
 	for i := max(0, limit); i < len(ss); i++ {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = $1`, ss[i].TokenHash); err != nil {
