@@ -92,6 +92,9 @@ type Report struct {
 	// Server* fields above are Total's memory figures.
 	Nodes []NodeStats
 	Total NodeStats
+	// Self is the load tool's own CPU and scheduling delay over the
+	// window (self.go).
+	Self SelfStats
 }
 
 func (r Report) String() string {
@@ -113,6 +116,10 @@ func (r Report) String() string {
 	}
 	fmt.Fprintf(&b, "latency move→every seat updated, from the scheduled time: p50 %v  p99 %v  p99.9 %v  max %v\n", r.P50, r.P99, r.P999, r.Max)
 	fmt.Fprintf(&b, "latency from the actual send: p50 %v  p99 %v\n", r.SendP50, r.SendP99)
+	if r.Self.CPU > 0 && r.Elapsed > 0 {
+		fmt.Fprintf(&b, "load tool, measured window: CPU %.2f s (%.0f%% of a core), its goroutines' wait for a processor p99 %v, max %v\n",
+			r.Self.CPU.Seconds(), 100*r.Self.CPU.Seconds()/r.Elapsed.Seconds(), r.Self.SchedP99, r.Self.SchedMax)
+	}
 	if r.ServerRSS > 0 {
 		per := int64(0)
 		if r.ServerConnections > 0 {
@@ -324,7 +331,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	// The nodes' counters at the start of the window: now, or at the end
 	// of the warm-up (read while the tables play, as the end's are).
 	windowStart := make(chan []scrape, 1)
+	selfStart := make(chan selfSample, 1)
 	if cfg.Warmup <= 0 {
+		selfStart <- sampleSelf()
 		windowStart <- r.scrapeAll(ctx)
 	} else {
 		go func() {
@@ -332,6 +341,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			case <-time.After(cfg.Warmup):
 			case <-runCtx.Done():
 			}
+			selfStart <- sampleSelf()
 			windowStart <- r.scrapeAll(ctx)
 		}()
 	}
@@ -365,6 +375,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 		}()
 	}
 	dwg.Wait()
+	selfEnd := sampleSelf()
 	rep.Elapsed = time.Since(t0) - cfg.Warmup
 	r.redialMu.Lock()
 	r.measure.Store(false)
@@ -395,6 +406,7 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	rep.SendP50, rep.SendP99 = quantile(sendAll, 0.5), quantile(sendAll, 0.99)
 	rep.Nodes = nodeStats(r.nodes, before, <-windowStart, end)
+	rep.Self = selfStats(<-selfStart, selfEnd)
 	rep.Total = sumNodes(rep.Nodes)
 	rep.ServerRSS, rep.ServerRSSBefore, rep.ServerHeap, rep.ServerConnections = rep.Total.RSS, rep.Total.RSSBefore, rep.Total.Heap, rep.Total.Connections
 	for _, t := range tables {
@@ -772,7 +784,10 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 		t.mu.Lock()
 		c := t.conns[seat]
 		t.mu.Unlock()
-		if err := send(ctx, c, protocol.MoveReq{Table: t.id, Seat: &gs, Move: mv}); err != nil {
+		// The run's end must not cut a write in half: the WebSocket
+		// library closes a socket whose write's context ends, and its
+		// reader would then count a lost socket.
+		if err := send(context.WithoutCancel(ctx), c, protocol.MoveReq{Table: t.id, Seat: &gs, Move: mv}); err != nil {
 			if ctx.Err() != nil {
 				return
 			}

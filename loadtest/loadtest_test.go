@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"path/filepath"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +32,8 @@ func TestRunSmall(t *testing.T) {
 		}
 		// One URL: one node, no per-node lines, and the window's counters
 		// (the server's CPU from this process, which it runs in).
-		if text := rep.String(); !strings.Contains(text, "moves/s") || !strings.Contains(text, "server, measured window: CPU ") || strings.Contains(text, "\nnode ") {
+		if text := rep.String(); !strings.Contains(text, "moves/s") || !strings.Contains(text, "server, measured window: CPU ") || strings.Contains(text, "\nnode ") ||
+			!strings.Contains(text, "load tool, measured window: CPU ") {
 			t.Errorf("report text: %s", text)
 		}
 		if len(rep.Nodes) != 1 || rep.Total.MessagesIn < float64(rep.Moves) || rep.Total.Moves < float64(rep.Moves) {
@@ -109,5 +112,41 @@ func TestReportNamesFirstError(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%+v: report names the first error %v, want %v:\n%s", c.rep, got, c.want, c.rep.String())
 		}
+	}
+}
+
+// TestHistQuantile: the load tool's own scheduling delay is read from the
+// runtime's histogram as the upper bound of the bucket holding the
+// quantile; the last bucket, unbounded, reports its lower bound.
+func TestHistQuantile(t *testing.T) {
+	inf := math.Inf(1)
+	buckets := []float64{0, 0.001, 0.01, 0.1, inf}
+	for _, tc := range []struct {
+		counts []uint64
+		q      float64
+		want   time.Duration
+	}{
+		{[]uint64{0, 0, 0, 0}, 0.99, 0},
+		{[]uint64{99, 1, 0, 0}, 0.99, time.Millisecond},
+		{[]uint64{98, 1, 1, 0}, 0.99, 10 * time.Millisecond},
+		{[]uint64{98, 1, 1, 0}, 1, 100 * time.Millisecond},
+		{[]uint64{90, 0, 0, 10}, 0.99, 100 * time.Millisecond},
+		{[]uint64{0, 0, 5, 0}, 0.5, 100 * time.Millisecond},
+	} {
+		if got := histQuantile(tc.counts, buckets, tc.q); got != tc.want {
+			t.Errorf("counts %v q %v: %v, want %v", tc.counts, tc.q, got, tc.want)
+		}
+	}
+}
+
+// TestSelfStats: the window's figures are the change between two samples,
+// not the totals since the process started.
+func TestSelfStats(t *testing.T) {
+	buckets := []float64{0, 0.001, 0.01, 0.1}
+	a := selfSample{cpu: time.Second, sched: &metrics.Float64Histogram{Counts: []uint64{1000, 0, 500}, Buckets: buckets}}
+	b := selfSample{cpu: 3 * time.Second, sched: &metrics.Float64Histogram{Counts: []uint64{1100, 0, 500}, Buckets: buckets}}
+	st := selfStats(a, b)
+	if st.CPU != 2*time.Second || st.SchedP99 != time.Millisecond || st.SchedMax != time.Millisecond {
+		t.Errorf("self stats %+v; want CPU 2s, the 100 new waits all under 1ms", st)
 	}
 }
