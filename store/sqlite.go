@@ -34,7 +34,8 @@ type SQLite struct {
 	ew       eventWriter // the writer goroutine's statements on the writer connection
 
 	appends chan *appendReq
-	kick    chan struct{} // the checkpointer asks the writer to truncate the WAL
+	kick    chan struct{} // the checkpointer tells the writer it may restart the WAL (wal.go)
+	hurry   chan struct{} // the writer asks the checkpointer to catch up with a WAL over its limit
 	done    chan struct{}
 	stopped chan struct{} // the writer has returned
 	wg      sync.WaitGroup
@@ -228,7 +229,7 @@ func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
 	}
 	c.SetMaxOpenConns(1)
 	s := &SQLite{path: path, opt: o, w: w, r: r, c: c,
-		appends: make(chan *appendReq, 4096), kick: make(chan struct{}, 1),
+		appends: make(chan *appendReq, 4096), kick: make(chan struct{}, 1), hurry: make(chan struct{}, 1),
 		done: make(chan struct{}), stopped: make(chan struct{}), hold: newCommitHold(o.CommitWindow)}
 	fail := func(err error) (*SQLite, error) {
 		w.Close()
@@ -239,6 +240,7 @@ func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
 	if err := s.migrate(context.Background()); err != nil {
 		return fail(fmt.Errorf("%s: %w", path, err))
 	}
+	s.wal.restartedAt.Store(-1)
 	s.wg.Add(2)
 	go s.writer()
 	go s.checkpointer()
@@ -398,10 +400,10 @@ func (s *SQLite) writer() {
 			s.hold.taken(start, batch)
 			if len(batch) > 0 {
 				s.commit(batch)
-				s.watchWAL(false)
+				s.watchWAL()
 			}
 		case <-s.kick:
-			s.watchWAL(true)
+			s.watchWAL()
 		}
 	}
 }

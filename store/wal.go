@@ -14,37 +14,59 @@ import (
 // using it. A passive checkpoint never waits for anyone, so under a steady
 // stream of commits it never gets there: at 3,300 writes a second the WAL
 // grew to 5.8 GB in six minutes with a passive checkpoint every second.
-// (Each entry of a different table dirties its own 4 KiB leaf page, so the
-// WAL grows by about a page per entry, whatever the entry's size.) So:
+// (Each entry of a different table dirties its own leaf page, so the WAL
+// grows by about a page per entry, whatever the entry's size.) So:
 //
 //   - every CheckpointEvery the checkpointer runs a PASSIVE checkpoint on
 //     its own connection: cheap, concurrent with commits, no fsync on the
 //     commit path;
 //   - after each commit the writer looks at the -wal file's size (one
-//     stat) and, when it is over WALLimit, runs a TRUNCATE checkpoint
-//     itself, between two batches: it copies everything back and cuts the
-//     file to zero. Doing it on the writer goroutine is what makes it
-//     succeed: a checkpointer competing for the write lock with a writer
-//     that commits back to back never got it. Appends queue meanwhile and
-//     go into the next, larger batch;
-//   - journal_size_limit = WALLimit, so a WAL that SQLite resets on its own
-//     is shrunk too;
-//   - a truncation cannot finish while a reader (such as `cardroom doctor`
-//     on a live room) holds an older snapshot. The writer runs a passive
-//     checkpoint first and skips the truncation when it could not copy
-//     every frame back (a truncation would hold the write lock waiting for
-//     that reader); otherwise the truncation waits for readers at most the
-//     checkpoint connection's busy timeout (a quarter of BusyTimeout, at
-//     most 200 ms). A WAL still over the limit turns Stats.WALOverLimit on,
-//     and the writer tries again only after CheckpointEvery. The checkpointer asks the writer for a
-//     truncation when the WAL is over the limit and no commit came to do
-//     it (an idle room after the reader left).
+//     stat). Over WALLimit, it asks the checkpointer to catch up: passive
+//     checkpoints, concurrent with the commits, until the frames that came
+//     during the last one are few (catchUp). Then the writer runs a
+//     RESTART checkpoint itself, between two batches: it copies back the
+//     few frames left and makes the next commit write the WAL from its
+//     start. Doing that on the writer goroutine is what makes it succeed:
+//     a checkpointer competing for the write lock with a writer that
+//     commits back to back never got it. Appends queue meanwhile and go
+//     into the next batch;
+//   - journal_size_limit = WALLimit: the first commit of a WAL started over
+//     cuts the file back to the limit (the little it overshot);
+//   - an idle room's WAL over the limit (nothing more to copy, so nothing
+//     competes for the lock) is truncated to nothing by the checkpointer;
+//   - a restart cannot finish while a reader (such as `cardroom doctor` on
+//     a live room) holds an older snapshot. A passive checkpoint that could
+//     not copy every frame back says so: the restart is skipped (it would
+//     hold the write lock waiting for that reader), Stats.WALOverLimit
+//     turns on, and the checkpointer tries again a period later; otherwise
+//     the restart waits for readers at most the checkpoint connection's
+//     busy timeout (a quarter of BusyTimeout, at most 200 ms).
+//
+// The writer used to copy everything itself, with a passive checkpoint
+// and then a TRUNCATE: at 10,000 moves a second it stopped for 60-80 ms
+// each time the 64 MiB limit came (every 3 s or so): copying about a
+// second of frames, two fsyncs and an ftruncate of 64 MiB of page cache
+// (22-26 ms alone), and 1-2% of the moves waited for it. Now the copying
+// is done beside the commits, and the writer's share is the last few
+// frames and the fsyncs of what they wrote (docs/server.md, "The WAL's
+// restart").
 
 type walStats struct {
 	checkpoints, errors, truncations atomic.Int64
+	left                             atomic.Int64 // frames the catch-ups left to the writer's restarts, summed
 	overLimit                        atomic.Bool
 	lastErr                          atomic.Value // string
-	nextTruncate                     time.Time    // writer goroutine only: back-off after a failed truncation
+	// ready: the checkpointer has caught up with a WAL over the limit, and
+	// the writer may restart it (cheaply) at its next chance.
+	ready atomic.Bool
+	// restartedAt is the commit count at the writer's last restart (-1
+	// before the first): a WAL over the limit with no commit since is an
+	// idle room's.
+	restartedAt atomic.Int64
+	// retryAfter (unix ns): after a reader's old snapshot stopped a
+	// catch-up or a restart, the writer's requests wait until then; the
+	// checkpointer's own period tries again.
+	retryAfter atomic.Int64
 }
 
 // Stats is a snapshot of the SQLite store's counters, for /metrics.
@@ -54,11 +76,17 @@ type Stats struct {
 
 	WALBytes int64 // size of the -wal file now
 	WALLimit int64 // SQLiteOptions.WALLimit
-	// Checkpoints counts checkpoints run (passive and truncating),
-	// Truncations those of them that truncated because the WAL was over its
-	// limit, CheckpointErrors the checkpoints that failed or, for a
-	// truncation, could not finish (busy).
+	// Checkpoints counts checkpoints run (passive, restarting and
+	// truncating), Truncations those of them that started the WAL over
+	// because it was over its limit (a RESTART under load, a TRUNCATE when
+	// idle), CheckpointErrors the checkpoints that failed or, for a restart,
+	// could not finish (busy), and the catch-ups a reader's old snapshot
+	// stopped.
 	Checkpoints, Truncations, CheckpointErrors int64
+	// RestartBacklog is the frames the checkpointer's catch-ups left for
+	// the writer's restarts to copy back, summed: the writer's share of
+	// the copying (it copied every frame itself before the catch-up).
+	RestartBacklog int64
 	// WALOverLimit is the alarm: after the last truncation attempt the WAL
 	// was still over WALLimit. It clears when a later checkpoint gets it
 	// back under.
@@ -73,6 +101,7 @@ func (s *SQLite) Stats() Stats {
 		WALBytes: fileSize(s.walPath()), WALLimit: s.opt.WALLimit,
 		Checkpoints: s.wal.checkpoints.Load(), Truncations: s.wal.truncations.Load(),
 		CheckpointErrors: s.wal.errors.Load(), WALOverLimit: s.wal.overLimit.Load(),
+		RestartBacklog: s.wal.left.Load(),
 	}
 	if e, ok := s.wal.lastErr.Load().(string); ok {
 		st.LastCheckpointError = e
@@ -81,33 +110,84 @@ func (s *SQLite) Stats() Stats {
 }
 
 // watchWAL runs on the writer goroutine, outside any transaction: after
-// each commit, and when the checkpointer asks (asked). It truncates the
-// WAL when it is over the limit, unless a truncation failed less than a
-// period ago.
-func (s *SQLite) watchWAL(asked bool) {
-	if fileSize(s.walPath()) <= s.opt.WALLimit {
-		s.wal.overLimit.Store(false)
+// each commit, and when the checkpointer says it has caught up. Once the
+// checkpointer has caught up with a WAL over the limit, it restarts the
+// WAL; before that, it asks the checkpointer to catch up.
+func (s *SQLite) watchWAL() {
+	if !s.wal.ready.Load() {
+		if fileSize(s.walPath()) > s.opt.WALLimit {
+			select {
+			case s.hurry <- struct{}{}:
+			default:
+			}
+		} else {
+			s.wal.overLimit.Store(false)
+		}
 		return
 	}
-	if !asked && time.Now().Before(s.wal.nextTruncate) {
-		return
-	}
+	s.wal.ready.Store(false)
 	s.wal.truncations.Add(1)
-	// First a passive checkpoint: it copies what it can without waiting.
-	// If it could not copy every frame, a reader holds an older snapshot,
-	// and a truncation would hold the write lock waiting for that reader:
-	// skip it rather than stall the room.
-	_, logged, done, err := s.checkpoint("PASSIVE")
-	if err == nil && done >= logged {
-		s.checkpoint("TRUNCATE")
-	} else if err == nil {
-		s.wal.errors.Add(1)
-		s.wal.lastErr.Store(fmt.Sprintf("wal_checkpoint: a reader holds an old snapshot (%d of %d frames copied back)", done, logged))
+	// Nothing committed since the last restart: an idle room, whose WAL
+	// is cut to nothing (nothing waits for the lock meanwhile).
+	mode := "RESTART"
+	if s.commits.Load() == s.wal.restartedAt.Load() {
+		mode = "TRUNCATE"
 	}
-	over := fileSize(s.walPath()) > s.opt.WALLimit
-	s.wal.overLimit.Store(over)
-	if over {
-		s.wal.nextTruncate = time.Now().Add(s.opt.CheckpointEvery)
+	busy, _, _, err := s.checkpoint(mode)
+	s.wal.restartedAt.Store(s.commits.Load())
+	failed := err != nil || busy != 0
+	s.wal.overLimit.Store(failed || mode == "TRUNCATE" && fileSize(s.walPath()) > s.opt.WALLimit)
+	if failed {
+		s.wal.retryAfter.Store(time.Now().Add(s.opt.CheckpointEvery).UnixNano())
+	}
+}
+
+// catchUpFrames: the checkpointer's catch-up lets the writer restart the
+// WAL once fewer frames than this are left to copy back (about 1 ms of
+// commits at 4,000 moves a second); after catchUpPasses passive
+// checkpoints it lets it restart anyway (the commits outpace the copying).
+const (
+	catchUpFrames = 256
+	catchUpPasses = 4
+)
+
+// catchUp runs on the checkpointer goroutine when the WAL is over its
+// limit: passive checkpoints until the frames left are few, then it lets
+// the writer restart the WAL (or, in an idle room, truncate it). A
+// reader's old snapshot stops it (the alarm): a pass that could not copy
+// back even what was logged before it began.
+func (s *SQLite) catchUp() {
+	prev, left := -1, 0
+	for pass := 0; pass < catchUpPasses && s.commits.Load() != s.wal.restartedAt.Load(); pass++ {
+		_, logged, done, err := s.checkpoint("PASSIVE")
+		left = logged - done
+		if err != nil {
+			s.wal.overLimit.Store(true)
+			s.wal.retryAfter.Store(time.Now().Add(s.opt.CheckpointEvery).UnixNano())
+			return
+		}
+		// Commits come during a pass, so it may end with frames left; but
+		// it copies back at least what was logged before it began, unless
+		// a reader holds an older snapshot. So two passes at least.
+		if prev >= 0 && done < prev {
+			s.wal.errors.Add(1)
+			s.wal.lastErr.Store(fmt.Sprintf("wal_checkpoint: a reader holds an old snapshot (%d of %d frames copied back)", done, logged))
+			s.wal.overLimit.Store(true)
+			s.wal.retryAfter.Store(time.Now().Add(s.opt.CheckpointEvery).UnixNano())
+			return
+		}
+		if prev >= 0 && logged-done < catchUpFrames {
+			break
+		}
+		prev = logged
+	}
+	// What the last pass left (commits may add more before the writer
+	// gets to it, and it copies those too).
+	s.wal.left.Add(int64(left))
+	s.wal.ready.Store(true)
+	select {
+	case s.kick <- struct{}{}:
+	default:
 	}
 }
 
@@ -116,6 +196,7 @@ func (s *SQLite) checkpointer() {
 	tk := time.NewTicker(s.opt.CheckpointEvery)
 	defer tk.Stop()
 	for {
+		hurried := false
 		select {
 		case <-s.done:
 			// The writer has drained or is draining; once it is gone, nothing
@@ -124,15 +205,20 @@ func (s *SQLite) checkpointer() {
 			s.checkpoint("TRUNCATE")
 			return
 		case <-tk.C:
+		case <-s.hurry:
+			hurried = true
 		}
-		if fileSize(s.walPath()) > s.opt.WALLimit {
-			select {
-			case s.kick <- struct{}{}:
-			default:
+		switch {
+		case s.wal.ready.Load():
+			// The writer's restart is due: leave the connection to it.
+		case fileSize(s.walPath()) > s.opt.WALLimit:
+			if hurried && time.Now().UnixNano() < s.wal.retryAfter.Load() {
+				continue
 			}
-			continue
+			s.catchUp()
+		case !hurried:
+			s.checkpoint("PASSIVE")
 		}
-		s.checkpoint("PASSIVE")
 	}
 }
 

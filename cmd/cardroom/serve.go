@@ -105,7 +105,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	openTTL := fs.Duration("open-ttl", 30*time.Minute, "an open table nobody seated is connected to closes after this; 0: never")
 	pausedTTL := fs.Duration("paused-ttl", 2*time.Hour, "a game paused because every human left ends after this; 0: never")
 	busyTimeout := fs.Duration("busy-timeout", 5*time.Second, "how long a database write waits for a lock held by another process before the step is refused")
-	walLimit := fs.Int64("wal-limit", 64<<20, "WAL size in bytes over which a truncating checkpoint runs")
+	walLimit := fs.Int64("wal-limit", 64<<20, "WAL size in bytes over which the WAL is copied back and started over")
 	pageSize := fs.Int("page-size", store.DefaultPageSize, "page size of a new SQLite database (a power of two, 512-65536); an existing one keeps its own")
 	logLevel := fs.String("log-level", envOr("CARDROOM_LOG", "info"), "debug, info, warn or error")
 	syncMode := fs.String("sync", "normal", "SQLite synchronous: normal (fsync at checkpoints), off (never fsync; safe against process crashes only) or full")
