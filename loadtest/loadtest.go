@@ -64,6 +64,9 @@ type Config struct {
 	BotTables int
 	BotLevel  string
 	Progress  io.Writer // progress lines, every 5 s (nil: none)
+	// OnWindow, if set, is called when the measured window starts (the
+	// end of the warm-up), for a profile or trace of the window only.
+	OnWindow func()
 }
 
 // Report is the outcome of a run.
@@ -187,6 +190,10 @@ func send(ctx context.Context, c *protocol.Client, m protocol.ClientMsg) error {
 	return c.Send(ctx, m)
 }
 
+// SlowMove is the latency above which the progress lines count a move as
+// slow: whether a run's tail is spread over the run or comes in bursts.
+const SlowMove = 20 * time.Millisecond
+
 // fail counts an error and keeps the first one's text for the report.
 func (r *runner) fail(what string) {
 	r.errs.Add(1)
@@ -198,6 +205,7 @@ type runner struct {
 	nodes    []string // base URLs: Config.URLs, or Config.URL alone
 	client   *http.Client
 	moves    atomic.Int64
+	slow     atomic.Int64 // measured moves slower than SlowMove (the progress lines)
 	errs     atomic.Int64
 	firstErr atomic.Pointer[string] // fail's first message
 	refused  atomic.Int64
@@ -333,6 +341,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	windowStart := make(chan []scrape, 1)
 	selfStart := make(chan selfSample, 1)
 	if cfg.Warmup <= 0 {
+		if cfg.OnWindow != nil {
+			cfg.OnWindow()
+		}
 		selfStart <- sampleSelf()
 		windowStart <- r.scrapeAll(ctx)
 	} else {
@@ -340,6 +351,9 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			select {
 			case <-time.After(cfg.Warmup):
 			case <-runCtx.Done():
+			}
+			if cfg.OnWindow != nil {
+				cfg.OnWindow()
 			}
 			selfStart <- sampleSelf()
 			windowStart <- r.scrapeAll(ctx)
@@ -363,12 +377,12 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 				case <-runCtx.Done():
 					return
 				case <-tk.C:
-					n := r.moves.Load()
+					n, slow := r.moves.Load(), r.slow.Swap(0)
 					re := ""
 					if cfg.Reconnect {
 						re = fmt.Sprintf("  reconnects %d  given up %d", r.reconnects.Load(), r.stalled.Load())
 					}
-					fmt.Fprintf(cfg.Progress, "%5.0fs  moves %d  (%.0f/s)  refused %d  errors %d%s\n", time.Since(t0).Seconds(), n, float64(n-last)/5, r.refused.Load(), r.errs.Load(), re)
+					fmt.Fprintf(cfg.Progress, "%5.0fs  moves %d  (%.0f/s)  over %v %d  refused %d  errors %d%s\n", time.Since(t0).Seconds(), n, float64(n-last)/5, SlowMove, slow, r.refused.Load(), r.errs.Load(), re)
 					last = n
 				}
 			}
@@ -690,6 +704,9 @@ func (r *runner) read(t *tableRun, c *protocol.Client, cr *clientRun, created ch
 						t.samples = append(t.samples, now.Sub(p.sched))
 						t.sendSamples = append(t.sendSamples, now.Sub(p.sent))
 						r.moves.Add(1)
+						if now.Sub(p.sched) > SlowMove {
+							r.slow.Add(1)
+						}
 					}
 					t.pending = nil
 				}

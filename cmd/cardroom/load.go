@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"runtime/trace"
+	"sync"
 	"time"
 
 	"cardroom/game"
@@ -34,6 +36,8 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 	botTables := fs.Int("bot-tables", 0, "also open this many tables of bots only, playing beside the measured ones (their moves are counted, not measured); the server's -bot-tables-per-player allows one per creator")
 	botLevel := fs.String("bot-level", "hard", "the level of the -bot-tables' bots")
 	cpuProfile := fs.String("cpuprofile", "", "write the load generator's own CPU profile to this file")
+	traceFile := fs.String("trace", "", "write the load generator's own execution trace of the first seconds of the measured window (-trace-for) to this file: whether a tail is the tool's own (go tool trace)")
+	traceFor := fs.Duration("trace-for", 4*time.Second, "how long -trace records")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -68,6 +72,24 @@ func runLoad(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if *traceFile != "" {
+		f, err := os.Create(*traceFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "load: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		var once sync.Once
+		stopTrace := func() { once.Do(trace.Stop) }
+		defer stopTrace()
+		cfg.OnWindow = func() {
+			if err := trace.Start(f); err != nil {
+				fmt.Fprintf(stderr, "load: trace: %v\n", err)
+				return
+			}
+			time.AfterFunc(*traceFor, stopTrace)
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
