@@ -35,8 +35,8 @@ import (
 //   - an idle room's WAL over the limit (nothing more to copy, so nothing
 //     competes for the lock) is truncated to nothing by the checkpointer;
 //   - a restart cannot finish while a reader (such as `cardroom doctor` on
-//     a live room) holds an older snapshot. A passive checkpoint that could
-//     not copy every frame back says so: the restart is skipped (it would
+//     a live room) holds an older snapshot. Passive checkpoints that make
+//     no progress for catchUpStuck say so: the restart is skipped (it would
 //     hold the write lock waiting for that reader), Stats.WALOverLimit
 //     turns on, and the checkpointer tries again a period later; otherwise
 //     the restart waits for readers at most the checkpoint connection's
@@ -63,6 +63,7 @@ type walStats struct {
 	// before the first): a WAL over the limit with no commit since is an
 	// idle room's.
 	restartedAt atomic.Int64
+	restartTime atomic.Int64 // unix ns of the writer's last restart
 	// retryAfter (unix ns): after a reader's old snapshot stopped a
 	// catch-up or a restart, the writer's requests wait until then; the
 	// checkpointer's own period tries again.
@@ -135,6 +136,7 @@ func (s *SQLite) watchWAL() {
 	}
 	busy, _, _, err := s.checkpoint(mode)
 	s.wal.restartedAt.Store(s.commits.Load())
+	s.wal.restartTime.Store(time.Now().UnixNano())
 	failed := err != nil || busy != 0
 	s.wal.overLimit.Store(failed || mode == "TRUNCATE" && fileSize(s.walPath()) > s.opt.WALLimit)
 	if failed {
@@ -149,16 +151,33 @@ func (s *SQLite) watchWAL() {
 const (
 	catchUpFrames = 256
 	catchUpPasses = 4
+	catchUpStuck  = 50 * time.Millisecond // passes without progress for this long: a reader's old snapshot
 )
 
 // catchUp runs on the checkpointer goroutine when the WAL is over its
 // limit: passive checkpoints until the frames left are few, then it lets
 // the writer restart the WAL (or, in an idle room, truncate it). A
-// reader's old snapshot stops it (the alarm): a pass that could not copy
-// back even what was logged before it began.
+// reader's old snapshot stops it (the alarm): a pass that made no progress
+// and could not copy back even what was logged before it began.
 func (s *SQLite) catchUp() {
-	prev, left := -1, 0
-	for pass := 0; pass < catchUpPasses && s.commits.Load() != s.wal.restartedAt.Load(); pass++ {
+	if s.commits.Load() == s.wal.restartedAt.Load() {
+		// No commit since the writer's last restart. Soon after it, the
+		// next commit will start the WAL over (and cut the file back):
+		// wait for it, as passes now would compare frames of two logs.
+		// Later, the room is idle: let the writer cut the file.
+		if time.Since(time.Unix(0, s.wal.restartTime.Load())) < s.opt.CheckpointEvery {
+			return
+		}
+		s.wal.ready.Store(true)
+		select {
+		case s.kick <- struct{}{}:
+		default:
+		}
+		return
+	}
+	prev, prevDone, left := -1, -1, 0
+	var stuck time.Time // since when the passes have made no progress
+	for pass := 0; pass < catchUpPasses; {
 		_, logged, done, err := s.checkpoint("PASSIVE")
 		left = logged - done
 		if err != nil {
@@ -166,20 +185,38 @@ func (s *SQLite) catchUp() {
 			s.wal.retryAfter.Store(time.Now().Add(s.opt.CheckpointEvery).UnixNano())
 			return
 		}
-		// Commits come during a pass, so it may end with frames left; but
-		// it copies back at least what was logged before it began, unless
-		// a reader holds an older snapshot. So two passes at least.
-		if prev >= 0 && done < prev {
-			s.wal.errors.Add(1)
-			s.wal.lastErr.Store(fmt.Sprintf("wal_checkpoint: a reader holds an old snapshot (%d of %d frames copied back)", done, logged))
-			s.wal.overLimit.Store(true)
-			s.wal.retryAfter.Store(time.Now().Add(s.opt.CheckpointEvery).UnixNano())
+		if logged < prev {
+			// A pass copied everything back before a commit came, and that
+			// commit started the WAL over on its own (and cut the file
+			// back): nothing is left to the writer.
 			return
 		}
+		// Commits come during a pass, so it may end with frames left; but
+		// the next copies back what was logged before it began, unless a
+		// transaction reads an older snapshot. The writer's own may, for
+		// the length of a commit (when it could not mark its snapshot
+		// while a checkpoint held the mark); a reader's (say `cardroom
+		// doctor`) lasts: wait catchUpStuck before calling it that.
+		if prev >= 0 && done < prev && done <= prevDone {
+			if stuck.IsZero() {
+				stuck = time.Now()
+			}
+			if time.Since(stuck) >= catchUpStuck {
+				s.wal.errors.Add(1)
+				s.wal.lastErr.Store(fmt.Sprintf("wal_checkpoint: a reader holds an old snapshot (%d of %d frames copied back)", done, logged))
+				s.wal.overLimit.Store(true)
+				s.wal.retryAfter.Store(time.Now().Add(s.opt.CheckpointEvery).UnixNano())
+				return
+			}
+			time.Sleep(catchUpStuck / 10)
+			continue
+		}
+		stuck = time.Time{}
 		if prev >= 0 && logged-done < catchUpFrames {
 			break
 		}
-		prev = logged
+		prev, prevDone = logged, done
+		pass++
 	}
 	// What the last pass left (commits may add more before the writer
 	// gets to it, and it copies those too).
