@@ -379,7 +379,11 @@ func (s *Server) pinger() {
 				}
 			}
 			for _, c := range cs[i:min(i+pingChunk, len(cs))] {
-				go c.ping()
+				select {
+				case <-c.done: // ended since the check: nothing to keep alive
+				default:
+					go c.ping()
+				}
 			}
 		}
 		clear(cs)
