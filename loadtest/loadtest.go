@@ -168,6 +168,7 @@ type tableRun struct {
 	mu      sync.Mutex
 	latest  []seatState
 	pending *pendingMove
+	pm      pendingMove   // what pending points to while a move is out (one at a time)
 	cond    chan struct{} // signalled when state changes
 
 	samples     []time.Duration
@@ -727,6 +728,15 @@ func (t *tableRun) signal() {
 // drive plays the table's moves on its timetable.
 func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 	rng := rand.New(rand.NewPCG(uint64(i), 7))
+	// One timer for all the driver's waits: a new one a move (time.After)
+	// was the tool's own garbage at 10,000 moves a second. (Since Go 1.23
+	// a Reset timer delivers nothing stale.)
+	tm := time.NewTimer(time.Hour)
+	defer tm.Stop()
+	after := func(d time.Duration) <-chan time.Time {
+		tm.Reset(d)
+		return tm.C
+	}
 	var interval time.Duration
 	var next time.Time
 	if r.cfg.Pace > 0 {
@@ -740,7 +750,7 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 				select {
 				case <-ctx.Done():
 					return
-				case <-time.After(d):
+				case <-after(d):
 				}
 			}
 		}
@@ -777,7 +787,13 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 			}
 			if seat >= 0 || over {
 				if seat >= 0 {
-					t.pending = &pendingMove{afterSeq: seq, sched: sched, sent: time.Now(), seen: make([]bool, t.seats), left: t.seats}
+					seen := t.pm.seen
+					if len(seen) != t.seats {
+						seen = make([]bool, t.seats)
+					}
+					clear(seen)
+					t.pm = pendingMove{afterSeq: seq, sched: sched, sent: time.Now(), seen: seen, left: t.seats}
+					t.pending = &t.pm
 				}
 				t.mu.Unlock()
 				break
@@ -787,7 +803,7 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 			case <-ctx.Done():
 				return
 			case <-t.cond:
-			case <-time.After(time.Second):
+			case <-after(time.Second):
 			}
 		}
 		if over {
@@ -821,7 +837,7 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 				case <-ctx.Done():
 					return
 				case <-t.cond:
-				case <-time.After(100 * time.Millisecond):
+				case <-after(100 * time.Millisecond):
 				}
 				continue
 			}
@@ -842,7 +858,7 @@ func (r *runner) drive(ctx context.Context, t *tableRun, t0 time.Time, i int) {
 				select {
 				case <-ctx.Done():
 				case <-t.cond:
-				case <-time.After(time.Second):
+				case <-after(time.Second):
 				}
 			}
 		}
