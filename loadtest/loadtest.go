@@ -341,23 +341,22 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	// of the warm-up (read while the tables play, as the end's are).
 	windowStart := make(chan []scrape, 1)
 	selfStart := make(chan selfSample, 1)
-	if cfg.Warmup <= 0 {
+	startWindow := func() {
 		if cfg.OnWindow != nil {
 			cfg.OnWindow()
 		}
 		selfStart <- sampleSelf()
 		windowStart <- r.scrapeAll(ctx)
+	}
+	if cfg.Warmup <= 0 {
+		startWindow()
 	} else {
 		go func() {
 			select {
 			case <-time.After(cfg.Warmup):
 			case <-runCtx.Done():
 			}
-			if cfg.OnWindow != nil {
-				cfg.OnWindow()
-			}
-			selfStart <- sampleSelf()
-			windowStart <- r.scrapeAll(ctx)
+			startWindow()
 		}()
 	}
 	var dwg sync.WaitGroup
@@ -702,10 +701,11 @@ func (r *runner) read(t *tableRun, c *protocol.Client, cr *clientRun, created ch
 				p.left--
 				if p.left == 0 {
 					if r.measure.Load() && p.sched.UnixNano() >= r.from.Load() {
-						t.samples = append(t.samples, now.Sub(p.sched))
+						d := now.Sub(p.sched)
+						t.samples = append(t.samples, d)
 						t.sendSamples = append(t.sendSamples, now.Sub(p.sent))
 						r.moves.Add(1)
-						if now.Sub(p.sched) > SlowMove {
+						if d > SlowMove {
 							r.slow.Add(1)
 						}
 					}

@@ -569,7 +569,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		metric("cardroom_store_wal_limit_bytes", "gauge", "The WAL size over which the WAL is copied back and started over.", st.WALLimit)
 		metric("cardroom_store_wal_over_limit", "gauge", "1 when the WAL stayed over its limit after a restart or truncation (alarm).", b2i(st.WALOverLimit))
 		metric("cardroom_store_checkpoints_total", "counter", "WAL checkpoints run.", st.Checkpoints)
-		metric("cardroom_store_wal_restarts_total", "counter", "Checkpoints that started the WAL over because it was over its limit.", st.Truncations)
+		metric("cardroom_store_wal_restarts_total", "counter", "Checkpoints that started the WAL over because it was over its limit.", st.Restarts)
 		metric("cardroom_store_wal_restart_backlog_frames_total", "counter", "Frames left to the writer's restarts to copy back (the rest is copied beside the commits).", st.RestartBacklog)
 		metric("cardroom_store_checkpoint_errors_total", "counter", "WAL checkpoints that failed or could not finish.", st.CheckpointErrors)
 	} else if ps, ok := s.cfg.Store.(interface{ CommitStats() (int64, int64, int64) }); ok {

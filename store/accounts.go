@@ -74,13 +74,14 @@ var (
 	_ Accounts = (*SQLite)(nil)
 )
 
-// sortSessions orders sessions newest first (ties by token hash, so the
-// order is stable).
 // keepFirst moves the session keep, if there, to the front of ss (sorted
 // newest first), so that trimming to a limit keeps it.
 func keepFirst(ss []Session, keep string) {
+	if keep == "" {
+		return
+	}
 	for i, s := range ss {
-		if keep != "" && s.TokenHash == keep {
+		if s.TokenHash == keep {
 			copy(ss[1:i+1], ss[:i])
 			ss[0] = s
 			return
@@ -88,6 +89,8 @@ func keepFirst(ss []Session, keep string) {
 	}
 }
 
+// sortSessions orders sessions newest first (ties by token hash, so the
+// order is stable).
 func sortSessions(ss []Session) {
 	sort.Slice(ss, func(i, j int) bool {
 		if !ss[i].Created.Equal(ss[j].Created) {

@@ -39,15 +39,19 @@
 // The database runs in WAL mode; the writer never checkpoints on its
 // commit path. A checkpointer connection runs a passive checkpoint every
 // SQLiteOptions.CheckpointEvery (1 s). After each commit the writer stats
-// the -wal file; above SQLiteOptions.WALLimit (64 MiB) it runs, between two
-// batches, a passive checkpoint and then a TRUNCATE checkpoint that empties
-// the file, unless the passive one showed that a reader still holds an
-// older snapshot (a truncation would then hold the write lock waiting for
-// it); the truncation itself waits for readers at most 200 ms.
-// journal_size_limit is set to the limit too. If the WAL is still over
-// the limit afterwards, Stats.WALOverLimit is raised (an alarm: a reader is
-// pinning the WAL) and the writer tries again a period later. Stats reports
-// the commits, entries, WAL size and limit, checkpoints, truncations and
+// the -wal file; above SQLiteOptions.WALLimit (64 MiB) it asks the
+// checkpointer to catch up (passive checkpoints beside the commits, until
+// few frames are left), then runs, between two batches, a RESTART
+// checkpoint that copies back the rest and makes the next commit write the
+// WAL from its start; an idle room's WAL is truncated instead. Passes that
+// make no progress for 50 ms show that a reader holds an older snapshot: the
+// restart is skipped (it would hold the write lock waiting for it); the
+// restart itself waits for readers at most 200 ms. journal_size_limit is
+// set to the limit too. If the WAL stays over the limit, Stats.WALOverLimit
+// is raised (an alarm: a reader is pinning the WAL) and the checkpointer
+// tries again a period later (wal.go). Stats reports the commits, entries,
+// WAL size and limit, checkpoints, restarts, the frames left to the
+// writer's restarts and
 // checkpoint errors. Without this the WAL grew to 5.8 GB in six minutes at
 // 3,300 writes a second: passive checkpoints alone never let the file
 // start over while commits keep coming, and each entry of a different table

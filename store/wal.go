@@ -22,8 +22,8 @@ import (
 //     commit path;
 //   - after each commit the writer looks at the -wal file's size (one
 //     stat). Over WALLimit, it asks the checkpointer to catch up: passive
-//     checkpoints, concurrent with the commits, until the frames that came
-//     during the last one are few (catchUp). Then the writer runs a
+//     checkpoints, concurrent with the commits, until the frames left to
+//     copy back are few (catchUp). Then the writer runs a
 //     RESTART checkpoint itself, between two batches: it copies back the
 //     few frames left and makes the next commit write the WAL from its
 //     start. Doing that on the writer goroutine is what makes it succeed:
@@ -33,7 +33,8 @@ import (
 //   - journal_size_limit = WALLimit: the first commit of a WAL started over
 //     cuts the file back to the limit (the little it overshot);
 //   - an idle room's WAL over the limit (nothing more to copy, so nothing
-//     competes for the lock) is truncated to nothing by the checkpointer;
+//     competes for the lock) is truncated to nothing by the writer, when
+//     the checkpointer finds no commit since its last restart;
 //   - a restart cannot finish while a reader (such as `cardroom doctor` on
 //     a live room) holds an older snapshot. Passive checkpoints that make
 //     no progress for catchUpStuck say so: the restart is skipped (it would
@@ -52,10 +53,10 @@ import (
 // restart").
 
 type walStats struct {
-	checkpoints, errors, truncations atomic.Int64
-	left                             atomic.Int64 // frames the catch-ups left to the writer's restarts, summed
-	overLimit                        atomic.Bool
-	lastErr                          atomic.Value // string
+	checkpoints, errors, restarts atomic.Int64
+	left                          atomic.Int64 // frames the catch-ups left to the writer's restarts, summed
+	overLimit                     atomic.Bool
+	lastErr                       atomic.Value // string
 	// ready: the checkpointer has caught up with a WAL over the limit, and
 	// the writer may restart it (cheaply) at its next chance.
 	ready atomic.Bool
@@ -78,17 +79,17 @@ type Stats struct {
 	WALBytes int64 // size of the -wal file now
 	WALLimit int64 // SQLiteOptions.WALLimit
 	// Checkpoints counts checkpoints run (passive, restarting and
-	// truncating), Truncations those of them that started the WAL over
+	// truncating), Restarts those of them that started the WAL over
 	// because it was over its limit (a RESTART under load, a TRUNCATE when
 	// idle), CheckpointErrors the checkpoints that failed or, for a restart,
 	// could not finish (busy), and the catch-ups a reader's old snapshot
 	// stopped.
-	Checkpoints, Truncations, CheckpointErrors int64
+	Checkpoints, Restarts, CheckpointErrors int64
 	// RestartBacklog is the frames the checkpointer's catch-ups left for
 	// the writer's restarts to copy back, summed: the writer's share of
 	// the copying (it copied every frame itself before the catch-up).
 	RestartBacklog int64
-	// WALOverLimit is the alarm: after the last truncation attempt the WAL
+	// WALOverLimit is the alarm: after the last restart attempt the WAL
 	// was still over WALLimit. It clears when a later checkpoint gets it
 	// back under.
 	WALOverLimit        bool
@@ -100,7 +101,7 @@ func (s *SQLite) Stats() Stats {
 	st := Stats{
 		Commits: s.commits.Load(), Entries: s.entries.Load(),
 		WALBytes: fileSize(s.walPath()), WALLimit: s.opt.WALLimit,
-		Checkpoints: s.wal.checkpoints.Load(), Truncations: s.wal.truncations.Load(),
+		Checkpoints: s.wal.checkpoints.Load(), Restarts: s.wal.restarts.Load(),
 		CheckpointErrors: s.wal.errors.Load(), WALOverLimit: s.wal.overLimit.Load(),
 		RestartBacklog: s.wal.left.Load(),
 	}
@@ -127,7 +128,7 @@ func (s *SQLite) watchWAL() {
 		return
 	}
 	s.wal.ready.Store(false)
-	s.wal.truncations.Add(1)
+	s.wal.restarts.Add(1)
 	// Nothing committed since the last restart: an idle room, whose WAL
 	// is cut to nothing (nothing waits for the lock meanwhile).
 	mode := "RESTART"
@@ -137,10 +138,28 @@ func (s *SQLite) watchWAL() {
 	busy, _, _, err := s.checkpoint(mode)
 	s.wal.restartedAt.Store(s.commits.Load())
 	s.wal.restartTime.Store(time.Now().UnixNano())
-	failed := err != nil || busy != 0
-	s.wal.overLimit.Store(failed || mode == "TRUNCATE" && fileSize(s.walPath()) > s.opt.WALLimit)
-	if failed {
-		s.wal.retryAfter.Store(time.Now().Add(s.opt.CheckpointEvery).UnixNano())
+	if err != nil || busy != 0 {
+		s.backOff()
+		return
+	}
+	s.wal.overLimit.Store(mode == "TRUNCATE" && fileSize(s.walPath()) > s.opt.WALLimit)
+}
+
+// backOff raises the alarm after a catch-up or restart failed (most
+// often a reader's old snapshot): the writer's requests wait a period,
+// and the checkpointer's own period tries again.
+func (s *SQLite) backOff() {
+	s.wal.overLimit.Store(true)
+	s.wal.retryAfter.Store(time.Now().Add(s.opt.CheckpointEvery).UnixNano())
+}
+
+// letWriterRestart tells the writer it may restart the WAL (watchWAL),
+// waking it if it is idle.
+func (s *SQLite) letWriterRestart() {
+	s.wal.ready.Store(true)
+	select {
+	case s.kick <- struct{}{}:
+	default:
 	}
 }
 
@@ -157,21 +176,16 @@ const (
 // catchUp runs on the checkpointer goroutine when the WAL is over its
 // limit: passive checkpoints until the frames left are few, then it lets
 // the writer restart the WAL (or, in an idle room, truncate it). A
-// reader's old snapshot stops it (the alarm): a pass that made no progress
-// and could not copy back even what was logged before it began.
+// reader's old snapshot stops it (the alarm): passes that make no progress
+// for catchUpStuck, short of what was logged before they began.
 func (s *SQLite) catchUp() {
 	if s.commits.Load() == s.wal.restartedAt.Load() {
 		// No commit since the writer's last restart. Soon after it, the
 		// next commit will start the WAL over (and cut the file back):
 		// wait for it, as passes now would compare frames of two logs.
 		// Later, the room is idle: let the writer cut the file.
-		if time.Since(time.Unix(0, s.wal.restartTime.Load())) < s.opt.CheckpointEvery {
-			return
-		}
-		s.wal.ready.Store(true)
-		select {
-		case s.kick <- struct{}{}:
-		default:
+		if time.Since(time.Unix(0, s.wal.restartTime.Load())) >= s.opt.CheckpointEvery {
+			s.letWriterRestart()
 		}
 		return
 	}
@@ -181,8 +195,7 @@ func (s *SQLite) catchUp() {
 		_, logged, done, err := s.checkpoint("PASSIVE")
 		left = logged - done
 		if err != nil {
-			s.wal.overLimit.Store(true)
-			s.wal.retryAfter.Store(time.Now().Add(s.opt.CheckpointEvery).UnixNano())
+			s.backOff()
 			return
 		}
 		if logged < prev {
@@ -204,8 +217,7 @@ func (s *SQLite) catchUp() {
 			if time.Since(stuck) >= catchUpStuck {
 				s.wal.errors.Add(1)
 				s.wal.lastErr.Store(fmt.Sprintf("wal_checkpoint: a reader holds an old snapshot (%d of %d frames copied back)", done, logged))
-				s.wal.overLimit.Store(true)
-				s.wal.retryAfter.Store(time.Now().Add(s.opt.CheckpointEvery).UnixNano())
+				s.backOff()
 				return
 			}
 			time.Sleep(catchUpStuck / 10)
@@ -221,11 +233,7 @@ func (s *SQLite) catchUp() {
 	// What the last pass left (commits may add more before the writer
 	// gets to it, and it copies those too).
 	s.wal.left.Add(int64(left))
-	s.wal.ready.Store(true)
-	select {
-	case s.kick <- struct{}{}:
-	default:
-	}
+	s.letWriterRestart()
 }
 
 func (s *SQLite) checkpointer() {

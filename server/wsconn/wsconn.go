@@ -785,20 +785,20 @@ const (
 
 // getFrameBuf returns a buffer of at least size bytes' capacity.
 func getFrameBuf(size int) *[]byte {
-	if bp, ok := framePool.Get().(*[]byte); ok {
-		if cap(*bp) < size {
-			// Too short for this write: replaced, not put back. Put back,
-			// it was the pool's first buffer again at the next write, so
-			// every longer write (a move's five messages to one client
-			// holding four seats, about 10 KB) made a new buffer, and the
-			// pool grew with them until a collection (52 MB held at
-			// 10,000 tables of one client).
-			*bp = make([]byte, 0, max(size, frameBufMin))
-		}
-		return bp
+	bp, ok := framePool.Get().(*[]byte)
+	if !ok {
+		bp = new([]byte)
 	}
-	b := make([]byte, 0, max(size, frameBufMin))
-	return &b
+	if cap(*bp) < size {
+		// Too short for this write (or new): replaced, not put back. Put
+		// back, it was the pool's first buffer again at the next write, so
+		// every longer write (a move's five messages to one client holding
+		// four seats, about 10 KB) made a new buffer, and the pool grew
+		// with them until a collection (52 MB held at 10,000 tables of one
+		// client).
+		*bp = make([]byte, 0, max(size, frameBufMin))
+	}
+	return bp
 }
 
 // putFrameBuf gives a buffer back to the pool once its write has
