@@ -27,6 +27,7 @@ func register(name, summary string, run func(args []string, stdout, stderr io.Wr
 var defaultCommand = "serve"
 
 func main() {
+	mayReexec = true
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

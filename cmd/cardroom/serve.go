@@ -111,6 +111,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	syncMode := fs.String("sync", "normal", "SQLite synchronous: normal (fsync at checkpoints), off (never fsync; safe against process crashes only) or full")
 	checkpoint := fs.Duration("checkpoint", store.CheckpointEvery, "period of the background WAL checkpoint")
 	commitWindow := fs.Duration("commit-window", 0, "how long the store holds a move's commit open for others to share it: 0 adapts (up to 2ms while moves of different tables come faster than one per 2ms, none otherwise), positive is fixed (at most 50ms), negative never holds (docs/server.md)")
+	slack := fs.Duration("timer-slack", DefaultTimerSlack, fmt.Sprintf("how late the kernel may end the process's timed sleeps, to wake it less often (Linux; 0 to %v; 0: the system's; docs/server.md)", maxTimerSlack))
 	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this address (e.g. localhost:6060); off by default")
 	logJSON := fs.Bool("log-json", false, "structured logs as JSON instead of text")
 	// Accounts (docs/accounts.md).
@@ -144,6 +145,10 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "serve: -%v\n", err)
 		return 2
 	}
+	if err := checkTimerSlack(*slack); err != nil {
+		fmt.Fprintf(stderr, "serve: %v\n", err)
+		return 2
+	}
 	var lvl slog.Level
 	if err := lvl.UnmarshalText([]byte(*logLevel)); err != nil {
 		fmt.Fprintf(stderr, "serve: -log-level: %v\n", err)
@@ -154,6 +159,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		h = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: lvl})
 	}
 	log := slog.New(h)
+	// Before anything is opened: this may execute the binary again.
+	if o := ensureTimerSlack(*slack, mayReexec); o.Err != nil {
+		log.Warn("timer slack not set: the runtime wakes more often (docs/server.md)", "want", *slack, "slack", o.Slack, "err", o.Err)
+	} else if o.Reexecd {
+		log.Debug("timer slack set", "slack", o.Slack)
+	}
 
 	// The garbage collector runs at Go's default (GOGC=100): with GOGC=200
 	// a room of 4,000 sockets held 50 KiB of RSS a socket instead of 37 for
