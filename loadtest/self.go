@@ -3,7 +3,6 @@ package loadtest
 import (
 	"math"
 	"runtime/metrics"
-	"syscall"
 	"time"
 )
 
@@ -24,10 +23,7 @@ const schedMetric = "/sched/latencies:seconds"
 
 func sampleSelf() selfSample {
 	var s selfSample
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
+	s.cpu = ownCPU()
 	m := []metrics.Sample{{Name: schedMetric}}
 	metrics.Read(m)
 	if m[0].Value.Kind() == metrics.KindFloat64Histogram {

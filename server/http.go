@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"cardroom/bot"
@@ -515,16 +514,6 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	if ss, ok := s.store.(interface{ Stats() store.Stats }); ok && ss.Stats().WALOverLimit {
 		io.WriteString(w, "warning: the database's write-ahead log is over its limit\n")
 	}
-}
-
-// cpuSeconds is the process's user and system CPU time, so that a load
-// tool on another machine can read what a move costs the server.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 func rssBytes() int64 {

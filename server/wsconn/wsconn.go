@@ -755,7 +755,7 @@ func (c *Conn) TryWriteText(msgs ...[]byte) (done bool, p *Pending, err error) {
 // calls it; returning true means it is not called again, so it never
 // waits for the socket to become writable).
 func (c *Conn) tryWrite(fd uintptr) bool {
-	n, err := syscall.Write(int(fd), c.tryBuf)
+	n, err := writeFD(fd, c.tryBuf)
 	if n < 0 {
 		n = 0
 	}
