@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"cardroom/cputime"
 	"math"
 	"runtime/metrics"
 	"time"
@@ -23,7 +24,7 @@ const schedMetric = "/sched/latencies:seconds"
 
 func sampleSelf() selfSample {
 	var s selfSample
-	s.cpu = ownCPU()
+	s.cpu = cputime.Process()
 	m := []metrics.Sample{{Name: schedMetric}}
 	metrics.Read(m)
 	if m[0].Value.Kind() == metrics.KindFloat64Histogram {

@@ -1,10 +1,12 @@
+//go:build unix
+
 package server
 
 import (
+	"cardroom/cputime"
 	"context"
 	"fmt"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
@@ -52,13 +54,11 @@ func BenchmarkClusterMove(b *testing.B) {
 			defer owner.CloseNow()
 			p := &benchPlayer{b: b, pc: pc, owner: owner}
 			p.newTable()
-			var r0, r1 syscall.Rusage
-			syscall.Getrusage(syscall.RUSAGE_SELF, &r0)
+			c0 := cputime.Process()
 			for b.Loop() {
 				p.move()
 			}
-			syscall.Getrusage(syscall.RUSAGE_SELF, &r1)
-			cpu := time.Duration(r1.Utime.Nano() + r1.Stime.Nano() - r0.Utime.Nano() - r0.Stime.Nano())
+			cpu := cputime.Process() - c0
 			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/move")
 		})
 	}

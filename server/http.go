@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cardroom/cputime"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -611,7 +612,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	metric("process_resident_memory_bytes", "gauge", "Resident set size.", rssBytes())
-	metric("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.", strconv.FormatFloat(cpuSeconds(), 'f', 3, 64))
+	metric("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.", strconv.FormatFloat(cputime.Process().Seconds(), 'f', 3, 64))
 	metric("go_memstats_heap_alloc_bytes", "gauge", "Go heap in use.", ms.HeapAlloc)
 	metric("go_memstats_sys_bytes", "gauge", "Memory obtained from the OS by Go.", ms.Sys)
 	metric("go_goroutines", "gauge", "Goroutines.", runtime.NumGoroutine())

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cardroom/cputime"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -118,7 +119,7 @@ func runRoom(b *testing.B, st Store, sq *SQLite, ids []string) {
 		c0, e0 = sq.CommitStats()
 	}
 	var wg sync.WaitGroup
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	b.ResetTimer()
 	for t, id := range ids {
 		wg.Add(1)
@@ -139,7 +140,7 @@ func runRoom(b *testing.B, st Store, sq *SQLite, ids []string) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/append")
+	b.ReportMetric(float64((cputime.Process()-cpu0).Microseconds())/float64(b.N), "cpu-µs/append")
 	if sq != nil {
 		c1, e1 := sq.CommitStats()
 		b.ReportMetric(float64(e1-e0)/float64(max(c1-c0, 1)), "entries/commit")

@@ -1,12 +1,12 @@
 package store
 
 import (
+	"cardroom/cputime"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -155,24 +155,15 @@ func BenchmarkAppendScattered(b *testing.B) {
 			for range 20 * tables / batch { // every table has a page of its own
 				add(batch)
 			}
-			c0 := processCPU()
+			c0 := cputime.Process()
 			b.ResetTimer()
 			for i := 0; i < b.N; i += batch {
 				add(batch)
 			}
 			b.StopTimer()
-			b.ReportMetric(float64((processCPU()-c0).Microseconds())/float64(b.N), "cpu-µs/append")
+			b.ReportMetric(float64((cputime.Process()-c0).Microseconds())/float64(b.N), "cpu-µs/append")
 		})
 	}
-}
-
-// processCPU is the CPU this process has used (user and system).
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkAppendSerial is one table appending alone: one commit per entry

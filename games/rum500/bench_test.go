@@ -1,8 +1,8 @@
 package rum500
 
 import (
+	"cardroom/cputime"
 	"os"
-	"syscall"
 	"testing"
 	"time"
 
@@ -71,11 +71,7 @@ func TestCPUPerHand(t *testing.T) {
 	if os.Getenv("RUM500_CPU") == "" {
 		t.Skip("set RUM500_CPU=1")
 	}
-	cpu := func() time.Duration {
-		var ru syscall.Rusage
-		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
+	cpu := cputime.Process
 	const hands = 100000
 	p := newHandPlayer(t, 1)
 	t0, w0 := cpu(), time.Now()

@@ -2,10 +2,10 @@ package wsconn
 
 import (
 	"bytes"
+	"cardroom/cputime"
 	"fmt"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -53,13 +53,13 @@ func writeLoopback(b *testing.B, size int) {
 			defer wg.Done()
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			start := threadCPU() // the thread may have run other goroutines before
+			start := cputime.Thread() // the thread may have run other goroutines before
 			buf := make([]byte, 64<<10)
 			have := 0
 			for {
 				n, err := rc.br.Read(buf)
 				if err != nil {
-					r.cpu = threadCPU() - start
+					r.cpu = cputime.Thread() - start
 					return
 				}
 				for have += n; have >= frameLen; have -= frameLen {
@@ -68,11 +68,7 @@ func writeLoopback(b *testing.B, size int) {
 			}
 		}()
 	}
-	cpu := func() time.Duration {
-		var ru syscall.Rusage
-		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
+	cpu := cputime.Process
 	round := func() {
 		for _, c := range servers {
 			if err := c.WriteText(msg); err != nil {
@@ -103,13 +99,4 @@ func writeLoopback(b *testing.B, size int) {
 	}
 	b.ReportMetric(float64((total-readCPU).Microseconds())/float64(b.N), "cpu-µs/round")
 	b.ReportMetric(float64(total.Microseconds())/float64(b.N), "cpu-µs/round-with-readers")
-}
-
-// threadCPU is the calling thread's CPU (user and system).
-func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_THREAD, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
