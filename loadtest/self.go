@@ -1,10 +1,11 @@
 package loadtest
 
 import (
-	"cardroom/cputime"
 	"math"
 	"runtime/metrics"
 	"time"
+
+	"cardroom/cputime"
 )
 
 // The load tool measures itself over the window too. On one machine the

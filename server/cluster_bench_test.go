@@ -3,7 +3,6 @@
 package server
 
 import (
-	"cardroom/cputime"
 	"context"
 	"fmt"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"cardroom/cluster/clustertest"
+	"cardroom/cputime"
 	"cardroom/game"
 	"cardroom/protocol"
 	"cardroom/store/pgtest"

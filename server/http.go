@@ -1,7 +1,6 @@
 package server
 
 import (
-	"cardroom/cputime"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"cardroom/bot"
+	"cardroom/cputime"
 	"cardroom/game"
 	"cardroom/games"
 	"cardroom/protocol"

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cardroom/cputime"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"cardroom/cputime"
 	"cardroom/record"
 )
 

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cardroom/cputime"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cardroom/cputime"
 	"cardroom/game"
 	"cardroom/record"
 )

@@ -1,11 +1,11 @@
 package rum500
 
 import (
-	"cardroom/cputime"
 	"os"
 	"testing"
 	"time"
 
+	"cardroom/cputime"
 	"cardroom/game"
 )
 

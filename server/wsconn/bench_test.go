@@ -2,12 +2,13 @@ package wsconn
 
 import (
 	"bytes"
-	"cardroom/cputime"
 	"fmt"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
+
+	"cardroom/cputime"
 )
 
 // BenchmarkWriteLoopback is the floor under a move's messages on this
