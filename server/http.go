@@ -562,6 +562,11 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		metric("cardroom_store_wal_restarts_total", "counter", "Checkpoints that started the WAL over because it was over its limit.", st.Restarts)
 		metric("cardroom_store_wal_restart_backlog_frames_total", "counter", "Frames left to the writer's restarts to copy back (the rest is copied beside the commits).", st.RestartBacklog)
 		metric("cardroom_store_checkpoint_errors_total", "counter", "WAL checkpoints that failed or could not finish.", st.CheckpointErrors)
+		metric("cardroom_store_tail_entries", "gauge", "Entries in the event log's tail, not yet folded into the log's table.", st.TailEntries)
+		metric("cardroom_store_tail_limit", "gauge", "Entries the tail holds before the writer folds the oldest (-log-tail).", st.TailLimit)
+		metric("cardroom_store_folds_total", "counter", "Folds of the tail's oldest entries into the log's table.", st.Folds)
+		metric("cardroom_store_folded_entries_total", "counter", "Entries the folds moved.", st.Folded)
+		metric("cardroom_store_fold_errors_total", "counter", "Folds that failed (appends are refused once the tail holds twice its limit).", st.FoldErrors)
 	} else if ps, ok := s.cfg.Store.(interface{ CommitStats() (int64, int64, int64) }); ok {
 		// The PostgreSQL store: its group commit, and the commits whose
 		// answer was lost and had to be looked up (docs/cluster.md).

@@ -4,15 +4,17 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
+	"io"
 	"strings"
 )
 
-// eventWriter runs the writer goroutine's transactions on the writer
-// connection through the driver itself ((*sql.Conn).Raw), with every
-// statement prepared once: BEGIN IMMEDIATE, COMMIT, ROLLBACK and inserts
-// of 1 to maxInsertRows rows in one statement. Through database/sql each
-// BEGIN and COMMIT was parsed anew by SQLite (the driver prepares them on
-// every call), and each row was one statement with database/sql's
+// eventWriter runs the writer goroutine's statements on the writer
+// connection through the driver itself ((*sql.Conn).Raw), each prepared
+// once: BEGIN IMMEDIATE, COMMIT, ROLLBACK, the inserts of 1 to
+// maxInsertRows rows into the log's tail and into events (tail.go), the
+// fold's delete and the lookup of a table's next seq. Through database/sql
+// each BEGIN and COMMIT was parsed anew by SQLite (the driver prepares them
+// on every call), and each row was one statement with database/sql's
 // argument conversion around it.
 //
 // The statements belong to one driver connection: when database/sql
@@ -20,90 +22,179 @@ import (
 // old statements are dropped and new ones prepared. Only the writer
 // goroutine (and Close, after it) uses an eventWriter.
 type eventWriter struct {
-	conn                    any // the driver connection the statements were prepared on
-	begin, commit, rollback driver.Stmt
-	inserts                 [maxInsertRows + 1]driver.Stmt // inserts[k] inserts k rows; nil until needed
-	args                    []driver.NamedValue
+	conn  any                    // the driver connection the statements were prepared on
+	stmts map[string]driver.Stmt // by query
+	args  []driver.NamedValue
 }
 
 // maxInsertRows is the most rows one insert statement carries; a larger
 // batch takes several.
 const maxInsertRows = 32
 
-// insert commits batch in one transaction on dc, the writer's driver
-// connection. On an error nothing of the batch is committed.
-func (w *eventWriter) insert(dc any, batch []*appendReq) error {
+// The inserts of k rows, 1 to maxInsertRows: tailInserts into event_tail
+// (the writer's commits), eventInserts into events (folds).
+var tailInserts, eventInserts [maxInsertRows + 1]string
+
+func init() {
+	for k := 1; k <= maxInsertRows; k++ {
+		tailInserts[k] = insertRows(`INSERT INTO event_tail(id, table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?, ?)`, ", (?, ?, ?, ?, ?, ?)", k)
+		eventInserts[k] = insertRows(insertEvent, ", (?, ?, ?, ?, ?)", k)
+	}
+}
+
+// insertRows is the insert of k rows. OR ROLLBACK: a failing row rolls
+// the whole transaction back instead of undoing just the statement, so
+// SQLite keeps no statement journal, which copied every page the
+// statement changed (and spilled to a temporary file past 64 KiB).
+func insertRows(one, more string, k int) string {
+	return "INSERT OR ROLLBACK" + strings.TrimPrefix(one, "INSERT") + strings.Repeat(more, k-1)
+}
+
+// bind makes dc, the writer's driver connection, the one the statements
+// are prepared on.
+func (w *eventWriter) bind(dc any) {
 	if dc != w.conn {
 		// Statements of a connection database/sql has closed are gone with
 		// it: finalizing them would use the closed connection.
-		*w = eventWriter{conn: dc, args: w.args}
+		*w = eventWriter{conn: dc, stmts: map[string]driver.Stmt{}, args: w.args}
 	}
-	if err := w.exec(&w.begin, "BEGIN IMMEDIATE", nil); err != nil {
-		return err
-	}
-	for rest := batch; len(rest) > 0; {
-		k := min(len(rest), maxInsertRows)
-		args := w.args[:0]
-		for i, r := range rest[:k] {
-			o := 5 * i
-			args = append(args,
-				driver.NamedValue{Ordinal: o + 1, Value: r.table},
-				driver.NamedValue{Ordinal: o + 2, Value: int64(r.seq)},
-				driver.NamedValue{Ordinal: o + 3, Value: int64(r.e.Seat)},
-				driver.NamedValue{Ordinal: o + 4, Value: int64(b2i(r.e.Chance))},
-				driver.NamedValue{Ordinal: o + 5, Value: r.e.Text})
-		}
-		w.args = args
-		err := w.exec(&w.inserts[k], insertRows(k), args)
-		clear(args) // let the strings go
-		if err != nil {
-			w.abort()
-			return err
-		}
-		rest = rest[k:]
-	}
-	if err := w.exec(&w.commit, "COMMIT", nil); err != nil {
-		// A failed COMMIT may leave the transaction open (SQLITE_BUSY):
-		// roll it back, as the driver's Tx.Commit does.
+}
+
+// begin, commit and abort are the transaction's ends. A failed COMMIT
+// may leave the transaction open (SQLITE_BUSY): commit rolls it back, as
+// the driver's Tx.Commit does. abort's own error is of no use: the caller
+// reports the error that made it roll back, and a ROLLBACK with no
+// transaction open (SQLite rolled it back itself) fails harmlessly.
+func (w *eventWriter) begin() error { return w.exec("BEGIN IMMEDIATE", nil) }
+func (w *eventWriter) abort()       { w.exec("ROLLBACK", nil) }
+func (w *eventWriter) commit() error {
+	if err := w.exec("COMMIT", nil); err != nil {
 		w.abort()
 		return err
 	}
 	return nil
 }
 
-// abort rolls the open transaction back. Its own error is of no use: the
-// caller reports the error that made it roll back, and a ROLLBACK with no
-// transaction open (SQLite rolled it back itself) fails harmlessly.
-func (w *eventWriter) abort() { w.exec(&w.rollback, "ROLLBACK", nil) }
-
-// exec runs the statement *st, preparing it from query first if needed.
-func (w *eventWriter) exec(st *driver.Stmt, query string, args []driver.NamedValue) error {
-	if *st == nil {
-		p, ok := w.conn.(driver.ConnPrepareContext)
-		if !ok {
-			return fmt.Errorf("sqlite driver: %T cannot prepare with a context", w.conn)
+// insertTail inserts batch into event_tail with the ids from firstID on,
+// inside the caller's transaction.
+func (w *eventWriter) insertTail(batch []*appendReq, firstID int64) error {
+	for i := 0; i < len(batch); {
+		k := min(len(batch)-i, maxInsertRows)
+		args := w.args[:0]
+		for j, r := range batch[i : i+k] {
+			o := 6 * j
+			args = append(args,
+				driver.NamedValue{Ordinal: o + 1, Value: firstID + int64(i+j)},
+				driver.NamedValue{Ordinal: o + 2, Value: r.table},
+				driver.NamedValue{Ordinal: o + 3, Value: int64(r.seq)},
+				driver.NamedValue{Ordinal: o + 4, Value: int64(r.e.Seat)},
+				driver.NamedValue{Ordinal: o + 5, Value: int64(b2i(r.e.Chance))},
+				driver.NamedValue{Ordinal: o + 6, Value: r.e.Text})
 		}
-		ps, err := p.PrepareContext(context.Background(), query)
-		if err != nil {
+		if err := w.execRows(tailInserts[k], args); err != nil {
 			return err
 		}
-		if _, ok := ps.(driver.StmtExecContext); !ok {
-			ps.Close()
-			return fmt.Errorf("sqlite driver: %T cannot execute with a context", ps)
-		}
-		*st = ps
+		i += k
 	}
-	_, err := (*st).(driver.StmtExecContext).ExecContext(context.Background(), args)
+	return nil
+}
+
+// insertEvents inserts the entries of tables (each from its first seq)
+// into events, inside the caller's transaction.
+func (w *eventWriter) insertEvents(tables []foldRun) error {
+	args, k := w.args[:0], 0
+	flush := func() error {
+		if k == 0 {
+			return nil
+		}
+		err := w.execRows(eventInserts[k], args)
+		args, k = w.args[:0], 0
+		return err
+	}
+	for _, f := range tables {
+		for i, e := range f.rows {
+			o := 5 * k
+			args = append(args,
+				driver.NamedValue{Ordinal: o + 1, Value: f.t.name},
+				driver.NamedValue{Ordinal: o + 2, Value: int64(f.first + i)},
+				driver.NamedValue{Ordinal: o + 3, Value: int64(e.Seat)},
+				driver.NamedValue{Ordinal: o + 4, Value: int64(b2i(e.Chance))},
+				driver.NamedValue{Ordinal: o + 5, Value: e.Text})
+			if k++; k == maxInsertRows {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return flush()
+}
+
+// execRows runs an insert with args, then lets go of the args' strings.
+func (w *eventWriter) execRows(query string, args []driver.NamedValue) error {
+	w.args = args
+	err := w.exec(query, args)
+	clear(args)
 	return err
 }
 
-// insertRows is the insert of k rows. OR ROLLBACK: a taken seq rolls
-// the whole transaction back (the caller then retries the batch entry by
-// entry, see commit) instead of undoing just the statement, so SQLite
-// keeps no statement journal, which copied every page the statement
-// changed (and spilled to a temporary file past 64 KiB).
-func insertRows(k int) string {
-	return "INSERT OR ROLLBACK" + strings.TrimPrefix(insertEvent, "INSERT") + strings.Repeat(", (?, ?, ?, ?, ?)", k-1)
+// nextSeq reads the number of entries events holds for table: the next
+// seq of a table none of whose entries wait in the tail.
+func (w *eventWriter) nextSeq(table string) (int, error) {
+	st, err := w.prepare(`SELECT COALESCE(MAX(seq), -1) + 1 FROM events WHERE table_id = ?`)
+	if err != nil {
+		return 0, err
+	}
+	rows, err := st.(driver.StmtQueryContext).QueryContext(context.Background(), []driver.NamedValue{{Ordinal: 1, Value: table}})
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	v := make([]driver.Value, 1)
+	if err := rows.Next(v); err != nil {
+		if err == io.EOF {
+			return 0, fmt.Errorf("table %s: no answer for its next seq", table)
+		}
+		return 0, err
+	}
+	n, ok := v[0].(int64)
+	if !ok {
+		return 0, fmt.Errorf("table %s: its next seq reads %T", table, v[0])
+	}
+	return int(n), nil
+}
+
+// exec runs the statement for query, preparing it first if needed.
+func (w *eventWriter) exec(query string, args []driver.NamedValue) error {
+	st, err := w.prepare(query)
+	if err != nil {
+		return err
+	}
+	_, err = st.(driver.StmtExecContext).ExecContext(context.Background(), args)
+	return err
+}
+
+// prepare returns the statement for query, prepared once.
+func (w *eventWriter) prepare(query string) (driver.Stmt, error) {
+	if st, ok := w.stmts[query]; ok {
+		return st, nil
+	}
+	p, ok := w.conn.(driver.ConnPrepareContext)
+	if !ok {
+		return nil, fmt.Errorf("sqlite driver: %T cannot prepare with a context", w.conn)
+	}
+	ps, err := p.PrepareContext(context.Background(), query)
+	if err != nil {
+		return nil, err
+	}
+	_, canExec := ps.(driver.StmtExecContext)
+	_, canQuery := ps.(driver.StmtQueryContext)
+	if !canExec || !canQuery {
+		ps.Close()
+		return nil, fmt.Errorf("sqlite driver: %T cannot execute or query with a context", ps)
+	}
+	w.stmts[query] = ps
+	return ps, nil
 }
 
 // close finalizes the statements if they belong to dc, the writer's
@@ -112,10 +203,8 @@ func (w *eventWriter) close(dc any) {
 	if dc != w.conn {
 		return
 	}
-	for _, st := range append([]driver.Stmt{w.begin, w.commit, w.rollback}, w.inserts[:]...) {
-		if st != nil {
-			st.Close()
-		}
+	for _, st := range w.stmts {
+		st.Close()
 	}
 	*w = eventWriter{}
 }

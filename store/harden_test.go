@@ -214,8 +214,10 @@ func TestBatchFailsAtOnce(t *testing.T) {
 	}
 }
 
-// A conflict is retried entry by entry, so only the conflicting entry fails.
-func TestBatchConflictRetriesOneByOne(t *testing.T) {
+// A conflict fails alone, before the transaction: the writer knows each
+// table's next seq (tail.go), so the batch's other entries commit in one
+// transaction, and an entry whose seq skips ahead is refused as well.
+func TestBatchConflictFailsAlone(t *testing.T) {
 	st, _ := openWith(t, SQLiteOptions{})
 	ctx := context.Background()
 	if err := st.Append(ctx, "c", 0, record.Entry{Text: "play 1S"}); err != nil {
@@ -225,18 +227,20 @@ func TestBatchConflictRetriesOneByOne(t *testing.T) {
 		&appendReq{table: "c", seq: 1, e: record.Entry{Text: "play 2S"}},
 		&appendReq{table: "c", seq: 0, e: record.Entry{Text: "dup"}},
 		&appendReq{table: "d", seq: 0, e: record.Entry{Text: "play 3S"}},
+		&appendReq{table: "d", seq: 2, e: record.Entry{Text: "gap"}},
+		&appendReq{table: "c", seq: 2, e: record.Entry{Text: "play 4S"}},
 	)
 	before := st.txs.Load()
 	st.commit(batch)
-	if n := st.txs.Load() - before; n != 4 {
-		t.Errorf("batch with a conflict: %d transactions, want 1 + 3", n)
+	if n := st.txs.Load() - before; n != 1 {
+		t.Errorf("batch with conflicts: %d transactions, want 1", n)
 	}
-	for i, want := range []error{nil, ErrConflict, nil} {
+	for i, want := range []error{nil, ErrConflict, nil, ErrConflict, nil} {
 		if err := <-batch[i].reply; !errors.Is(err, want) || (want == nil && err != nil) {
 			t.Errorf("entry %d: %v, want %v", i, err, want)
 		}
 	}
-	if ev, _ := st.Events(ctx, "c"); len(ev) != 2 || ev[1].Text != "play 2S" {
+	if ev, _ := st.Events(ctx, "c"); len(ev) != 3 || ev[1].Text != "play 2S" || ev[2].Text != "play 4S" {
 		t.Errorf("events of c = %+v", ev)
 	}
 	if ev, _ := st.Events(ctx, "d"); len(ev) != 1 {
@@ -426,7 +430,7 @@ func TestWALOverLimitAlarm(t *testing.T) {
 	}
 	mustExec(t, reader, `BEGIN`)
 	var n int
-	if err := reader.QueryRowContext(ctx, `SELECT count(*) FROM events`).Scan(&n); err != nil || n != 5 {
+	if err := reader.QueryRowContext(ctx, `SELECT count(*) FROM event_tail`).Scan(&n); err != nil || n != 5 {
 		t.Fatalf("reader: %d, %v", n, err)
 	}
 	appendN(200)

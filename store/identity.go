@@ -73,7 +73,7 @@ func checkFile(path string) (exists bool, err error) {
 }
 
 // ourTables are the tables Cardroom's migrations create.
-var ourTables = map[string]bool{"schema_migrations": true, "sessions": true, "tables": true, "seats": true, "events": true, "accounts": true}
+var ourTables = map[string]bool{"schema_migrations": true, "sessions": true, "tables": true, "seats": true, "events": true, "event_tail": true, "accounts": true}
 
 // checkIdentity opens an existing SQLite file read-only (so nothing of a
 // foreign file changes, not even its journal mode) and decides whether it

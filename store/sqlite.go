@@ -41,6 +41,7 @@ type SQLite struct {
 	wg      sync.WaitGroup
 	once    sync.Once
 
+	tail             *tail        // the event log's tail (tail.go)
 	hold             commitHold   // the writer's commit hold (hold.go)
 	timer            *time.Timer  // the writer's timer for the hold
 	commits, entries atomic.Int64 // CommitStats
@@ -105,6 +106,11 @@ type SQLiteOptions struct {
 	// pages wrote 19–20 MB a second and 1 KiB pages 8, and the 4,000-table
 	// p99 fell from 33–43 ms to 26–34 ms (docs/server.md).
 	PageSize int
+	// TailLimit is how many entries the event log's tail holds before the
+	// writer folds the oldest into events (tail.go; default
+	// DefaultTailLimit, at least minTailLimit). They are in memory too:
+	// about 100 bytes each.
+	TailLimit int
 }
 
 // MaxCommitWindow bounds SQLiteOptions.CommitWindow: every acknowledged
@@ -152,6 +158,12 @@ func (o SQLiteOptions) withDefaults() (SQLiteOptions, error) {
 	}
 	if o.CheckpointEvery <= 0 {
 		o.CheckpointEvery = time.Second
+	}
+	if o.TailLimit == 0 {
+		o.TailLimit = DefaultTailLimit
+	}
+	if o.TailLimit < minTailLimit || o.TailLimit > maxTailLimit {
+		return o, fmt.Errorf("tail limit: want %d to %d entries, not %d", minTailLimit, maxTailLimit, o.TailLimit)
 	}
 	return o, nil
 }
@@ -230,7 +242,7 @@ func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
 	c.SetMaxOpenConns(1)
 	s := &SQLite{path: path, opt: o, w: w, r: r, c: c,
 		appends: make(chan *appendReq, 4096), kick: make(chan struct{}, 1), hurry: make(chan struct{}, 1),
-		done: make(chan struct{}), stopped: make(chan struct{}), hold: newCommitHold(o.CommitWindow)}
+		done: make(chan struct{}), stopped: make(chan struct{}), hold: newCommitHold(o.CommitWindow), tail: newTail(o.TailLimit)}
 	fail := func(err error) (*SQLite, error) {
 		w.Close()
 		r.Close()
@@ -238,6 +250,9 @@ func OpenSQLiteWith(path string, o SQLiteOptions) (*SQLite, error) {
 		return nil, err
 	}
 	if err := s.migrate(context.Background()); err != nil {
+		return fail(fmt.Errorf("%s: %w", path, err))
+	}
+	if err := s.openTail(context.Background()); err != nil {
 		return fail(fmt.Errorf("%s: %w", path, err))
 	}
 	s.wal.restartedAt.Store(-1)
@@ -371,6 +386,8 @@ func (s *SQLite) writer() {
 					if len(batch) > 0 {
 						s.commit(batch)
 					}
+					// A closed database's events is the whole log.
+					s.foldAll()
 					return
 				}
 			}
@@ -400,6 +417,7 @@ func (s *SQLite) writer() {
 			s.hold.taken(start, batch)
 			if len(batch) > 0 {
 				s.commit(batch)
+				s.foldOver()
 				s.watchWAL()
 			}
 		case <-s.kick:
@@ -429,39 +447,70 @@ func (s *SQLite) CommitStats() (commits, entries int64) {
 	return s.commits.Load(), s.entries.Load()
 }
 
-// commit commits a batch and answers every request in it exactly once.
+// commit commits a batch to the log's tail (tail.go) and answers every
+// request in it exactly once. An entry whose seq is not next in its
+// table's log fails alone with ErrConflict, before the transaction.
+// Anything else (a locked or full disk, an I/O error) would fail each
+// entry alone too, and retrying them one by one costs busy_timeout per
+// entry: the whole batch fails at once. Nothing of it is committed then:
+// a failed transaction is rolled back (the driver rolls back a failed
+// COMMIT too).
 func (s *SQLite) commit(batch []*appendReq) {
-	err := s.insert(batch)
+	var ok, conflicts []*appendReq
+	err := s.tail.full()
+	for err != nil && s.fold(s.tail.budget) == nil {
+		err = s.tail.full() // folds work again
+	}
 	if err == nil {
+		err = s.raw(func(dc any) error {
+			s.ew.bind(dc)
+			var err error
+			if ok, conflicts, err = s.tail.admit(batch, s.ew.nextSeq); err != nil || len(ok) == 0 {
+				return err
+			}
+			s.txs.Add(1)
+			if err := s.ew.begin(); err != nil {
+				return err
+			}
+			if err := s.ew.insertTail(ok, s.tail.nextID); err != nil {
+				s.ew.abort()
+				return err
+			}
+			return s.ew.commit()
+		})
+	}
+	if err != nil {
+		s.tail.committed(ok, false)
+		for _, r := range batch {
+			r.reply <- err
+		}
+		return
+	}
+	s.tail.committed(ok, true)
+	if len(ok) > 0 {
+		s.wal.writes.Add(1)
 		s.commits.Add(1)
-		s.entries.Add(int64(len(batch)))
-		for _, r := range batch {
-			r.reply <- nil
-		}
-		return
+		s.entries.Add(int64(len(ok)))
 	}
-	if isConflict(err) && len(batch) > 1 {
-		// One entry spoiled the batch: commit them one by one so only that
-		// one fails.
-		for _, r := range batch {
-			s.commit([]*appendReq{r})
-		}
-		return
+	for _, r := range ok {
+		r.reply <- nil
 	}
-	if isConflict(err) {
-		err = ErrConflict
-	}
-	// Anything else (a locked or full disk, an I/O error) would fail each
-	// entry alone too, and retrying them one by one costs busy_timeout per
-	// entry: the whole batch fails at once. Nothing of it is committed: a
-	// failed transaction is rolled back (the driver rolls back a failed
-	// COMMIT too).
-	for _, r := range batch {
-		r.reply <- err
+	for _, r := range conflicts {
+		r.reply <- ErrConflict
 	}
 }
 
-// isConflict reports a primary-key or unique violation: the seq is taken.
+// raw runs f on the writer's driver connection.
+func (s *SQLite) raw(f func(dc any) error) error {
+	conn, err := s.w.Conn(context.Background())
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(f)
+}
+
+// isConflict reports a primary-key or unique violation: the key is taken.
 // It reads the driver's extended result code; no message matching.
 func isConflict(err error) bool {
 	var se *sqlite.Error
@@ -476,18 +525,6 @@ func isConflict(err error) bool {
 }
 
 const insertEvent = `INSERT INTO events(table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?)`
-
-// insert writes a batch of entries in one transaction, on the writer
-// connection through its driver (see eventWriter).
-func (s *SQLite) insert(batch []*appendReq) error {
-	s.txs.Add(1)
-	conn, err := s.w.Conn(context.Background())
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error { return s.ew.insert(dc, batch) })
-}
 
 // Append implements Store: nil means committed, an error means not
 // committed (see the appendReq states).
@@ -537,12 +574,35 @@ func handOff[T any](ctx context.Context, q chan<- T, item T, r *appendReq, done,
 const maxSeat = 63
 
 // Events implements Store.
+//
+// A table's entries that wait in the log's tail are read from memory
+// first, then events (see tail.go for why the union is a prefix of the
+// log). A read-only store has no memory of the tail: it reads both tables.
 func (s *SQLite) Events(ctx context.Context, table string) ([]record.Entry, error) {
+	if s.readOnly {
+		rows, err := s.r.QueryContext(ctx, `SELECT seq, seat, chance, text FROM events WHERE table_id = ?1
+UNION SELECT seq, seat, chance, text FROM event_tail WHERE table_id = ?1 ORDER BY seq`, table)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: event log: %w", table, err)
+		}
+		return readEvents(table, rows)
+	}
+	first, run := s.tail.run(table)
 	rows, err := s.r.QueryContext(ctx, `SELECT seq, seat, chance, text FROM events WHERE table_id = ? ORDER BY seq`, table)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: event log: %w", table, err)
 	}
-	return readEvents(table, rows) // postgres.go: the same rows, the same checks
+	ev, err := readEvents(table, rows) // postgres.go: the same rows, the same checks
+	if err != nil || len(run) == 0 {
+		return ev, err
+	}
+	if len(ev) < first {
+		return nil, fmt.Errorf("table %s: event log has a gap at %d (the tail's entries start at %d)", table, len(ev), first)
+	}
+	if n := len(ev) - first; n < len(run) {
+		ev = append(ev, run[n:]...)
+	}
+	return ev, nil
 }
 
 // The sessions and tables are the SQL the PostgreSQL store shares

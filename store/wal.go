@@ -60,10 +60,13 @@ type walStats struct {
 	// ready: the checkpointer has caught up with a WAL over the limit, and
 	// the writer may restart it (cheaply) at its next chance.
 	ready atomic.Bool
-	// restartedAt is the commit count at the writer's last restart (-1
-	// before the first): a WAL over the limit with no commit since is an
-	// idle room's.
+	// restartedAt is the count of write transactions (walStats.writes) at
+	// the writer's last restart (-1 before the first): a WAL over the
+	// limit with no write since is an idle room's.
 	restartedAt atomic.Int64
+	// writes counts the writer's transactions committed: the appends'
+	// and the tail's folds (tail.go).
+	writes      atomic.Int64
 	restartTime atomic.Int64 // unix ns of the writer's last restart
 	// retryAfter (unix ns): after a reader's old snapshot stopped a
 	// catch-up or a restart, the writer's requests wait until then; the
@@ -94,6 +97,13 @@ type Stats struct {
 	// back under.
 	WALOverLimit        bool
 	LastCheckpointError string
+
+	// The event log's tail (tail.go): the entries it holds and its limit;
+	// the folds into events, the entries they moved, and the folds that
+	// failed (with the last one's error).
+	TailEntries, TailLimit    int64
+	Folds, Folded, FoldErrors int64
+	LastFoldError             string
 }
 
 // Stats returns the store's counters and the WAL's current size.
@@ -107,6 +117,11 @@ func (s *SQLite) Stats() Stats {
 	}
 	if e, ok := s.wal.lastErr.Load().(string); ok {
 		st.LastCheckpointError = e
+	}
+	if t := s.tail; t != nil {
+		st.TailEntries, st.TailLimit = t.entries.Load(), int64(t.limit)
+		st.Folds, st.Folded, st.FoldErrors = t.folds.Load(), t.folded.Load(), t.errs.Load()
+		st.LastFoldError, _ = t.lastErr.Load().(string)
 	}
 	return st
 }
@@ -132,11 +147,11 @@ func (s *SQLite) watchWAL() {
 	// Nothing committed since the last restart: an idle room, whose WAL
 	// is cut to nothing (nothing waits for the lock meanwhile).
 	mode := "RESTART"
-	if s.commits.Load() == s.wal.restartedAt.Load() {
+	if s.wal.writes.Load() == s.wal.restartedAt.Load() {
 		mode = "TRUNCATE"
 	}
 	busy, _, _, err := s.checkpoint(mode)
-	s.wal.restartedAt.Store(s.commits.Load())
+	s.wal.restartedAt.Store(s.wal.writes.Load())
 	s.wal.restartTime.Store(time.Now().UnixNano())
 	if err != nil || busy != 0 {
 		s.backOff()
@@ -179,7 +194,7 @@ const (
 // reader's old snapshot stops it (the alarm): passes that make no progress
 // for catchUpStuck, short of what was logged before they began.
 func (s *SQLite) catchUp() {
-	if s.commits.Load() == s.wal.restartedAt.Load() {
+	if s.wal.writes.Load() == s.wal.restartedAt.Load() {
 		// No commit since the writer's last restart. Soon after it, the
 		// next commit will start the WAL over (and cut the file back):
 		// wait for it, as passes now would compare frames of two logs.

@@ -107,6 +107,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	busyTimeout := fs.Duration("busy-timeout", 5*time.Second, "how long a database write waits for a lock held by another process before the step is refused")
 	walLimit := fs.Int64("wal-limit", 64<<20, "WAL size in bytes over which the WAL is copied back and started over")
 	pageSize := fs.Int("page-size", store.DefaultPageSize, "page size of a new SQLite database (a power of two, 512-65536); an existing one keeps its own")
+	logTail := fs.Int("log-tail", store.DefaultTailLimit, "entries the SQLite event log's tail holds (in memory too, about 100 bytes each) before the oldest are folded into the log (16-1048576)")
 	logLevel := fs.String("log-level", envOr("CARDROOM_LOG", "info"), "debug, info, warn or error")
 	syncMode := fs.String("sync", "normal", "SQLite synchronous: normal (fsync at checkpoints), off (never fsync; safe against process crashes only) or full")
 	checkpoint := fs.Duration("checkpoint", store.CheckpointEvery, "period of the background WAL checkpoint")
@@ -184,7 +185,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "serve: data directory: %v\n", err)
 			return 1
 		}
-		sq, err := store.OpenSQLiteWith(dbPath, store.SQLiteOptions{Sync: *syncMode, BusyTimeout: *busyTimeout, WALLimit: *walLimit, CheckpointEvery: *checkpoint, CommitWindow: *commitWindow, PageSize: *pageSize})
+		sq, err := store.OpenSQLiteWith(dbPath, store.SQLiteOptions{Sync: *syncMode, BusyTimeout: *busyTimeout, WALLimit: *walLimit, CheckpointEvery: *checkpoint, CommitWindow: *commitWindow, PageSize: *pageSize, TailLimit: *logTail})
 		if err != nil {
 			fmt.Fprintf(stderr, "serve: database %s: %v\n", dbPath, err)
 			return 1

@@ -1,0 +1,356 @@
+package store
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"cardroom/record"
+)
+
+// The event log's tail.
+//
+// events is clustered by (table_id, seq), so a table's log is a few
+// neighbouring pages to read. But the writer's commits carry entries of
+// many tables, one or two each, and every one of them dirtied a page of
+// its own: the WAL grew by a page an entry, and at 2,000 tables a move's
+// share of the writer was about 20 µs of CPU, most of it page writes and
+// their checksums, then the checkpoints copying those pages back.
+//
+// So the writer commits entries to event_tail, a table in commit order
+// (its key is the writer's counter): a commit of a dozen entries fills a
+// page or two at the tail's end. The entries that are in the tail and not
+// yet in events wait in memory as well, a run per table, and the writer
+// moves them into events in runs (a fold), in a transaction of its own
+// between two commits, once the tail holds more than its limit: it takes
+// the tables of the oldest entries, inserts each one's waiting run into
+// events (the run's entries are neighbours there: a page or two a table),
+// and deletes the tail's rows before the oldest entry still waiting (the
+// front of the tail, a few neighbouring pages). With a limit of 32,768
+// entries and 2,000 tables moving once a second, a table's run is about
+// 16 entries: a page write for 16 entries instead of 16.
+//
+// What the tail holds in memory is what the limit bounds: at most Limit
+// entries (about 100 bytes each with their table's share), and the
+// writer refuses appends past twice the limit, when folds fail.
+//
+// Readers: Events reads a table's run from memory first, then events.
+// Everything before the run is in events by then (a fold commits before
+// it empties a run), and a fold after the copy only moves entries the copy
+// has into events: the union is a prefix of the log, as a read at the
+// moment of the copy.
+//
+// Conflicts: the writer knows each table's next seq (its run's end, or
+// events' count for a table with no run), so an append of a seq that is
+// not next fails with ErrConflict on its own, before the transaction; the
+// tail itself has no index to check.
+//
+// A crash loses nothing committed: at open, whatever the tail holds is
+// folded into events (INSERT OR IGNORE: a fold leaves the rows of its runs
+// that are behind the tail's front; events has them already), and Close
+// folds everything, so a closed database's events is the whole log.
+// A read-only store (`cardroom doctor` on a running room) reads both
+// tables.
+type tail struct {
+	limit  int
+	budget int // a fold's entries (foldBudget)
+
+	// mu guards tables and the runs (rows, first) for readers; the writer
+	// goroutine changes them under mu and reads them without it.
+	mu     sync.Mutex
+	tables map[string]*tailTable
+
+	// The writer's own: the tail's rows, oldest first (fifo[head:]), and the
+	// id the next row gets. fifo[i]'s id is nextID - (len(fifo) - i).
+	fifo   []tailRef
+	head   int // the oldest row
+	front  int // the oldest row not folded: fifo[head:front] are folded
+	nextID int64
+	picks  int64 // folds attempted: the mark of the runs a fold takes
+
+	entries             atomic.Int64 // rows in the tail (fifo[head:])
+	folds, folded, errs atomic.Int64
+	lastErr             atomic.Value // string
+	accepted, conflicts []*appendReq // the writer's scratch
+	foldRuns            []foldRun
+	touched             []*tailTable
+}
+
+// tailTable is a table with rows in the tail (or one the writer has just
+// looked up).
+type tailTable struct {
+	name string
+	next int            // the seq of the table's next entry
+	rows []record.Entry // the run: the entries not in events, seqs next-len(rows) to next-1
+	refs int            // the tail's rows of this table (folded or not)
+	pend int            // the writer's: entries of the batch being committed
+	mark int64          // the writer's: the last fold (tail.picks) that took this table's run
+}
+
+// tailRef is a row of the tail: an entry of t.
+type tailRef struct {
+	t   *tailTable
+	seq int
+}
+
+// foldRun is a table's run taken by a fold: its entries from seq first.
+type foldRun struct {
+	t     *tailTable
+	first int
+	rows  []record.Entry
+}
+
+// SQLiteOptions.TailLimit's default and range.
+const (
+	DefaultTailLimit = 32768
+	minTailLimit     = 16
+	maxTailLimit     = 1 << 20
+)
+
+// foldBudget: a fold takes runs until they hold this many entries (a
+// few milliseconds of the writer at most), or a sixteenth of the limit if
+// less; foldAllBudget at close, when no append waits.
+const (
+	foldBudget    = 512
+	foldAllBudget = 8192
+)
+
+func newTail(limit int) *tail {
+	return &tail{limit: limit, budget: min(foldBudget, limit/16), tables: map[string]*tailTable{}, nextID: 1}
+}
+
+// run returns a copy of table's run and the seq of its first entry.
+func (t *tail) run(table string) (first int, rows []record.Entry) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	tt := t.tables[table]
+	if tt == nil || len(tt.rows) == 0 {
+		return 0, nil
+	}
+	return tt.next - len(tt.rows), slices.Clone(tt.rows)
+}
+
+// admit sorts a batch into the entries that are next in their tables'
+// logs and the conflicts, looking up with next the tables it does not
+// know yet. The slices are the tail's scratch, valid until the next
+// admit.
+func (t *tail) admit(batch []*appendReq, next func(table string) (int, error)) (ok, conflicts []*appendReq, err error) {
+	ok, conflicts = t.accepted[:0], t.conflicts[:0]
+	for _, r := range batch {
+		tt := t.tables[r.table]
+		if tt == nil {
+			n, err := next(r.table)
+			if err != nil {
+				return nil, nil, err
+			}
+			tt = &tailTable{name: r.table, next: n}
+			t.mu.Lock()
+			t.tables[r.table] = tt
+			t.mu.Unlock()
+			t.touched = append(t.touched, tt)
+		}
+		if r.seq != tt.next+tt.pend {
+			conflicts = append(conflicts, r)
+			continue
+		}
+		tt.pend++
+		ok = append(ok, r)
+	}
+	t.accepted, t.conflicts = ok, conflicts
+	return ok, conflicts, nil
+}
+
+// committed records the entries a commit put in the tail (the rows from
+// nextID on), or, when the commit failed (committed false), forgets the
+// batch.
+func (t *tail) committed(ok []*appendReq, committed bool) {
+	t.mu.Lock()
+	for _, r := range ok {
+		tt := t.tables[r.table]
+		tt.pend = 0
+		if committed {
+			e := r.e
+			e.Line = 0
+			tt.rows = append(tt.rows, e)
+			tt.next++
+			tt.refs++
+			t.fifo = append(t.fifo, tailRef{t: tt, seq: r.seq})
+		}
+	}
+	if committed {
+		t.nextID += int64(len(ok))
+		t.entries.Add(int64(len(ok)))
+	}
+	// A table looked up for this batch that has no row in the tail has
+	// nothing to keep it (a conflict, or a failed commit).
+	for _, tt := range t.touched {
+		if tt.refs == 0 {
+			delete(t.tables, tt.name)
+		}
+	}
+	t.mu.Unlock()
+	clear(t.touched)
+	t.touched = t.touched[:0]
+}
+
+// full reports a tail that holds twice its limit: folds fail, and the
+// writer refuses appends rather than hold more.
+func (t *tail) full() error {
+	if n := t.entries.Load(); n >= 2*int64(t.limit) {
+		msg, _ := t.lastErr.Load().(string)
+		return fmt.Errorf("the event log's tail is full (%d entries; folding them into the log fails: %s)", n, msg)
+	}
+	return nil
+}
+
+// pick takes the runs of the tables of the tail's oldest rows not yet
+// folded until they hold budget entries, and returns them sorted by table
+// (their order in events) with the index of the oldest row that stays
+// unfolded: the tail's rows before it are folded once the runs are.
+func (t *tail) pick(budget int) (runs []foldRun, front int) {
+	t.picks++
+	mark := t.picks
+	runs, n := t.foldRuns[:0], 0
+	for front = t.front; front < len(t.fifo); front++ {
+		ref := t.fifo[front]
+		tt := ref.t
+		if ref.seq < tt.next-len(tt.rows) || tt.mark == mark {
+			continue // folded already, or its run is taken
+		}
+		if n >= budget {
+			break
+		}
+		tt.mark = mark
+		runs = append(runs, foldRun{t: tt, first: tt.next - len(tt.rows), rows: tt.rows})
+		n += len(tt.rows)
+	}
+	slices.SortFunc(runs, func(a, b foldRun) int { return strings.Compare(a.t.name, b.t.name) })
+	t.foldRuns = runs
+	return runs, front
+}
+
+// rowID is the id of the tail's row at fifo index i.
+func (t *tail) rowID(i int) int64 { return t.nextID - int64(len(t.fifo)-i) }
+
+// done records a fold's commit: the runs are in events, every row before
+// front is folded, and the tail's rows before cut are gone.
+func (t *tail) done(runs []foldRun, front, cut int) {
+	t.mu.Lock()
+	n := 0
+	for _, f := range runs {
+		n += len(f.rows)
+		f.t.rows = f.t.rows[:0]
+	}
+	for i := t.head; i < cut; i++ {
+		tt := t.fifo[i].t
+		if tt.refs--; tt.refs == 0 && len(tt.rows) == 0 {
+			delete(t.tables, tt.name)
+		}
+	}
+	t.mu.Unlock()
+	clear(t.fifo[t.head:cut])
+	t.entries.Add(-int64(cut - t.head))
+	t.head, t.front = cut, front
+	if t.head == len(t.fifo) {
+		t.fifo, t.head, t.front = t.fifo[:0], 0, 0
+	} else if t.head > len(t.fifo)/2 && t.head >= 1024 {
+		k := copy(t.fifo, t.fifo[t.head:])
+		clear(t.fifo[k:])
+		t.fifo, t.front, t.head = t.fifo[:k], t.front-t.head, 0
+	}
+	clear(t.foldRuns)
+	t.folds.Add(1)
+	t.folded.Add(int64(n))
+}
+
+// fold moves runs of the tail's oldest entries into events and deletes
+// the tail's oldest rows that are folded, in one transaction: runs of at
+// most budget entries (a run is never split, so one longer run may pass
+// it), and at most 2×budget rows deleted. Runs folded early leave their
+// rows behind the oldest entry still waiting; once those are many, a fold
+// only deletes: a fold's transaction stays small (a fold that deleted
+// every row it could wrote 6 MiB of WAL at once). On an error nothing
+// changed.
+func (s *SQLite) fold(budget int) error {
+	t := s.tail
+	var runs []foldRun
+	front := t.front
+	if front-t.head < budget {
+		runs, front = t.pick(budget)
+	}
+	cut := min(front, t.head+2*budget)
+	if cut == t.head && len(runs) == 0 {
+		return nil
+	}
+	err := s.raw(func(dc any) error {
+		s.ew.bind(dc)
+		if err := s.ew.begin(); err != nil {
+			return err
+		}
+		if err := s.ew.insertEvents(runs); err != nil {
+			s.ew.abort()
+			return err
+		}
+		if err := s.ew.exec(`DELETE FROM event_tail WHERE id < ?`, namedInt(t.rowID(cut))); err != nil {
+			s.ew.abort()
+			return err
+		}
+		return s.ew.commit()
+	})
+	if err != nil {
+		t.errs.Add(1)
+		t.lastErr.Store(err.Error())
+		clear(t.foldRuns)
+		return err
+	}
+	s.wal.writes.Add(1)
+	t.done(runs, front, cut)
+	return nil
+}
+
+// foldOver folds until the tail holds its limit at most, after a commit
+// (each fold makes progress: it moves a run or deletes a row), watching
+// the WAL after each as after a commit.
+func (s *SQLite) foldOver() {
+	for s.tail.entries.Load() > int64(s.tail.limit) {
+		if s.fold(s.tail.budget) != nil {
+			return
+		}
+		s.watchWAL()
+	}
+}
+
+// foldAll folds the whole tail (Close).
+func (s *SQLite) foldAll() error {
+	for s.tail.entries.Load() > 0 {
+		if err := s.fold(foldAllBudget); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// namedInt is a statement's one integer argument.
+func namedInt(v int64) []driver.NamedValue { return []driver.NamedValue{{Ordinal: 1, Value: v}} }
+
+// openTail folds what a previous run left in the tail (after a crash)
+// into events, before the writer starts.
+func (s *SQLite) openTail(ctx context.Context) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO events(table_id, seq, seat, chance, text)
+SELECT table_id, seq, seat, chance, text FROM event_tail ORDER BY table_id, seq`); err != nil {
+		return fmt.Errorf("folding the event log's tail: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM event_tail`); err != nil {
+		return fmt.Errorf("emptying the event log's tail: %w", err)
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,308 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cardroom/game"
+	"cardroom/record"
+)
+
+// tailEntry is entry seq of table id in these tests: its text names both,
+// so a misplaced or reordered entry shows.
+func tailEntry(id string, seq int) record.Entry {
+	return record.Entry{Seat: game.Seat(1 + seq%3), Chance: seq%5 == 0, Text: fmt.Sprintf("%s #%d", id, seq)}
+}
+
+// checkLog fails unless ev is the first n entries of table id (n < 0: any
+// prefix).
+func checkLog(t *testing.T, id string, ev []record.Entry, n int) {
+	t.Helper()
+	if n >= 0 && len(ev) != n {
+		t.Errorf("table %s: %d entries, want %d", id, len(ev), n)
+	}
+	for i, e := range ev {
+		if e != tailEntry(id, i) {
+			t.Errorf("table %s: entry %d is %+v, want %+v", id, i, e, tailEntry(id, i))
+			return
+		}
+	}
+}
+
+// appendRound appends entry seq of every table, concurrently (one
+// commit or a few: the tail's rows interleave the tables).
+func appendRound(t *testing.T, st Store, ids []string, seq int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make([]error, len(ids))
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = st.Append(context.Background(), id, seq, tailEntry(id, seq))
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tableIDs(n int) []string {
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("t%02d", i)
+	}
+	return ids
+}
+
+func countRows(t *testing.T, path, table string) int {
+	t.Helper()
+	var n int
+	if err := rawDB(t, path).QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// Entries of many tables, interleaved, with a small tail: the folds move
+// runs into events while the tail keeps the rest, Events reads every log
+// whole throughout, the tail holds about its limit, and Close leaves
+// every entry in events and none in the tail.
+func TestTailFoldsKeepTheLog(t *testing.T) {
+	const limit, rounds = 64, 60
+	ids := tableIDs(12)
+	st, path := openWith(t, SQLiteOptions{TailLimit: limit})
+	ctx := context.Background()
+	for seq := 0; seq < rounds; seq++ {
+		appendRound(t, st, ids, seq)
+		if seq%7 == 0 {
+			for _, id := range ids {
+				ev, err := st.Events(ctx, id)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkLog(t, id, ev, seq+1)
+			}
+		}
+	}
+	// Folds run after a commit that leaves more than the limit (the last
+	// ones may still run): wait for the tail to hold its limit at most and
+	// the writer to agree with the database.
+	var s Stats
+	waitFor(t, "the folds to bring the tail to its limit", 5*time.Second, func() bool {
+		s = st.Stats()
+		return s.TailEntries <= limit && int64(countRows(t, path, "event_tail")) == s.TailEntries && int64(countRows(t, path, "events")) == s.Folded
+	})
+	if s.Folds == 0 || s.Folded == 0 || s.FoldErrors != 0 || s.TailLimit != limit {
+		t.Errorf("after %d entries with a tail of %d: %+v", rounds*len(ids), limit, s)
+	}
+	// Every entry is in events (folded once) or waits in the tail.
+	var waiting int
+	if err := rawDB(t, path).QueryRow(`SELECT count(*) FROM event_tail t WHERE NOT EXISTS
+(SELECT 1 FROM events e WHERE e.table_id = t.table_id AND e.seq = t.seq)`).Scan(&waiting); err != nil {
+		t.Fatal(err)
+	}
+	if n := countRows(t, path, "events"); n+waiting != rounds*len(ids) || waiting == 0 {
+		t.Errorf("events has %d rows and %d wait in the tail: want %d in all, some waiting", n, waiting, rounds*len(ids))
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n, m := countRows(t, path, "events"), countRows(t, path, "event_tail"); n != rounds*len(ids) || m != 0 {
+		t.Errorf("after Close: events %d rows, event_tail %d; want %d and 0", n, m, rounds*len(ids))
+	}
+	st2, err := OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st2.Close()
+	for _, id := range ids {
+		ev, err := st2.Events(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLog(t, id, ev, rounds)
+	}
+}
+
+// What a crash leaves in the tail (rows not folded, and rows a fold has
+// put in events already) is readable by a read-only store (`cardroom
+// doctor` on a live room) and goes into events, once, at the next open.
+func TestTailAfterACrash(t *testing.T) {
+	ids := tableIDs(3)
+	st, path := openWith(t, SQLiteOptions{})
+	for seq := 0; seq < 4; seq++ {
+		appendRound(t, st, ids, seq)
+	}
+	st.Close()
+	// The crash: entries 4 and 5 of t00 and t01 only in the tail, and 2
+	// and 3 of t02 in both tables (folded, not yet deleted).
+	db := rawDB(t, path)
+	id := 100
+	for _, tb := range []string{"t00", "t01"} {
+		for seq := 4; seq < 6; seq++ {
+			e := tailEntry(tb, seq)
+			mustExec(t, db, `INSERT INTO event_tail(id, table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?, ?)`, id, tb, seq, int(e.Seat), b2i(e.Chance), e.Text)
+			id++
+		}
+	}
+	for seq := 2; seq < 4; seq++ {
+		e := tailEntry("t02", seq)
+		mustExec(t, db, `INSERT INTO event_tail(id, table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?, ?)`, id, "t02", seq, int(e.Seat), b2i(e.Chance), e.Text)
+		id++
+	}
+	db.Close()
+	want := map[string]int{"t00": 6, "t01": 6, "t02": 4}
+	ctx := context.Background()
+
+	ro, err := OpenSQLiteReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tb, n := range want {
+		ev, err := ro.Events(ctx, tb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLog(t, tb, ev, n)
+	}
+	ro.Close()
+
+	st, err = OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if n := countRows(t, path, "event_tail"); n != 0 {
+		t.Errorf("after the open, the tail has %d rows", n)
+	}
+	for tb, n := range want {
+		ev, err := st.Events(ctx, tb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLog(t, tb, ev, n)
+	}
+	// The writer knows the logs' ends from events: a seq taken or skipped
+	// is a conflict, the next one is not.
+	for _, c := range []struct {
+		seq  int
+		want error
+	}{{5, ErrConflict}, {7, ErrConflict}, {6, nil}} {
+		if err := st.Append(ctx, "t00", c.seq, tailEntry("t00", c.seq)); !errors.Is(err, c.want) || (c.want == nil && err != nil) {
+			t.Errorf("append of seq %d to a log of 6: %v, want %v", c.seq, err, c.want)
+		}
+	}
+}
+
+// Readers during folds: every Events is a whole prefix of its log (the
+// tail's run read first, then events; tail.go says why that is enough).
+func TestTailEventsDuringFolds(t *testing.T) {
+	ids := tableIDs(8)
+	st, _ := openWith(t, SQLiteOptions{TailLimit: minTailLimit})
+	ctx := context.Background()
+	var stop atomic.Bool
+	var reads atomic.Int64
+	var wg sync.WaitGroup
+	for r := 0; r < 3; r++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; !stop.Load(); i++ {
+				id := ids[i%len(ids)]
+				ev, err := st.Events(ctx, id)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				checkLog(t, id, ev, -1)
+				reads.Add(1)
+			}
+		}()
+	}
+	const rounds = 150
+	for seq := 0; seq < rounds; seq++ {
+		appendRound(t, st, ids, seq)
+	}
+	stop.Store(true)
+	wg.Wait()
+	if s := st.Stats(); s.Folds < 10 || reads.Load() == 0 {
+		t.Errorf("%d folds and %d reads: too few to test their overlap", s.Folds, reads.Load())
+	}
+	for _, id := range ids {
+		ev, err := st.Events(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLog(t, id, ev, rounds)
+	}
+}
+
+// The tail is bounded: when folds fail (here a trigger refuses inserts
+// into events), the writer refuses appends once the tail holds twice its
+// limit, with an error that says why, and Stats counts the failures; once
+// folds work again the tail drains and appends are accepted.
+func TestTailBoundedWhenFoldsFail(t *testing.T) {
+	st, path := openWith(t, SQLiteOptions{TailLimit: minTailLimit, BusyTimeout: time.Second})
+	ctx := context.Background()
+	db := rawDB(t, path)
+	mustExec(t, db, `CREATE TRIGGER no_fold BEFORE INSERT ON events BEGIN SELECT RAISE(ABORT, 'folds refused'); END`)
+	seq := 0
+	var err error
+	for ; seq < 10*minTailLimit; seq++ {
+		if err = st.Append(ctx, "t", seq, tailEntry("t", seq)); err != nil {
+			break
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "tail is full") || !strings.Contains(err.Error(), "folds refused") {
+		t.Fatalf("appends with failing folds: %d accepted, then %v; want a full tail's error", seq, err)
+	}
+	if seq != 2*minTailLimit {
+		t.Errorf("%d entries accepted with failing folds, want %d (twice the limit)", seq, 2*minTailLimit)
+	}
+	s := st.Stats()
+	if s.FoldErrors == 0 || !strings.Contains(s.LastFoldError, "folds refused") || s.TailEntries != int64(seq) {
+		t.Errorf("stats %+v", s)
+	}
+	ev, err := st.Events(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLog(t, "t", ev, seq)
+
+	mustExec(t, db, `DROP TRIGGER no_fold`)
+	db.Close()
+	// The refused append changed nothing: it is the next one still. The
+	// first commits past the limit fold again.
+	for end := seq + 4*minTailLimit; seq < end; seq++ {
+		if err := st.Append(ctx, "t", seq, tailEntry("t", seq)); err != nil {
+			t.Fatalf("append %d once folds work: %v", seq, err)
+		}
+	}
+	if s := st.Stats(); s.TailEntries > 2*minTailLimit {
+		t.Errorf("the tail did not drain: %+v", s)
+	}
+	ev, err = st.Events(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkLog(t, "t", ev, seq)
+}
+
+func TestTailLimitRange(t *testing.T) {
+	for _, n := range []int{-1, minTailLimit - 1, maxTailLimit + 1} {
+		if _, err := (SQLiteOptions{TailLimit: n}).withDefaults(); err == nil || !strings.Contains(err.Error(), "tail limit") {
+			t.Errorf("tail limit %d: %v, want an error", n, err)
+		}
+	}
+	if o, err := (SQLiteOptions{}).withDefaults(); err != nil || o.TailLimit != DefaultTailLimit {
+		t.Errorf("default: %d, %v", o.TailLimit, err)
+	}
+}
