@@ -10,9 +10,9 @@ import (
 
 // eventWriter runs the writer goroutine's statements on the writer
 // connection through the driver itself ((*sql.Conn).Raw), each prepared
-// once: BEGIN IMMEDIATE, COMMIT, ROLLBACK, the inserts of 1 to
-// maxInsertRows rows into the log's tail and into events (tail.go), the
-// fold's delete and the lookup of a table's next seq. Through database/sql
+// once: BEGIN IMMEDIATE, COMMIT, ROLLBACK, the insert of a row into the
+// log's tail (tail.go), the fold's inserts of 1 to maxInsertRows rows into
+// events and its delete, and the lookup of a table's next seq. Through database/sql
 // each BEGIN and COMMIT was parsed anew by SQLite (the driver prepares them
 // on every call), and each row was one statement with database/sql's
 // argument conversion around it.
@@ -25,19 +25,18 @@ type eventWriter struct {
 	conn  any                    // the driver connection the statements were prepared on
 	stmts map[string]driver.Stmt // by query
 	args  []driver.NamedValue
+	row   []byte // a tail row being encoded
 }
 
 // maxInsertRows is the most rows one insert statement carries; a larger
 // batch takes several.
 const maxInsertRows = 32
 
-// The inserts of k rows, 1 to maxInsertRows: tailInserts into event_tail
-// (the writer's commits), eventInserts into events (folds).
-var tailInserts, eventInserts [maxInsertRows + 1]string
+// eventInserts[k] inserts k rows into events (folds), 1 to maxInsertRows.
+var eventInserts [maxInsertRows + 1]string
 
 func init() {
 	for k := 1; k <= maxInsertRows; k++ {
-		tailInserts[k] = insertRows(`INSERT INTO event_tail(id, table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?, ?)`, ", (?, ?, ?, ?, ?, ?)", k)
 		eventInserts[k] = insertRows(insertEvent, ", (?, ?, ?, ?, ?)", k)
 	}
 }
@@ -56,7 +55,7 @@ func (w *eventWriter) bind(dc any) {
 	if dc != w.conn {
 		// Statements of a connection database/sql has closed are gone with
 		// it: finalizing them would use the closed connection.
-		*w = eventWriter{conn: dc, stmts: map[string]driver.Stmt{}, args: w.args}
+		*w = eventWriter{conn: dc, stmts: map[string]driver.Stmt{}, args: w.args, row: w.row}
 	}
 }
 
@@ -75,28 +74,15 @@ func (w *eventWriter) commit() error {
 	return nil
 }
 
-// insertTail inserts batch into event_tail with the ids from firstID on,
-// inside the caller's transaction.
-func (w *eventWriter) insertTail(batch []*appendReq, firstID int64) error {
-	for i := 0; i < len(batch); {
-		k := min(len(batch)-i, maxInsertRows)
-		args := w.args[:0]
-		for j, r := range batch[i : i+k] {
-			o := 6 * j
-			args = append(args,
-				driver.NamedValue{Ordinal: o + 1, Value: firstID + int64(i+j)},
-				driver.NamedValue{Ordinal: o + 2, Value: r.table},
-				driver.NamedValue{Ordinal: o + 3, Value: int64(r.seq)},
-				driver.NamedValue{Ordinal: o + 4, Value: int64(r.e.Seat)},
-				driver.NamedValue{Ordinal: o + 5, Value: int64(b2i(r.e.Chance))},
-				driver.NamedValue{Ordinal: o + 6, Value: r.e.Text})
-		}
-		if err := w.execRows(tailInserts[k], args); err != nil {
-			return err
-		}
-		i += k
+// insertTail inserts batch into event_tail as row id, inside the
+// caller's transaction.
+func (w *eventWriter) insertTail(batch []*appendReq, id int64) error {
+	b := w.row[:0]
+	for _, r := range batch {
+		b = appendTailEntry(b, r.table, r.seq, r.e)
 	}
-	return nil
+	w.row = b
+	return w.exec(`INSERT INTO event_tail(id, entries) VALUES (?, ?)`, []driver.NamedValue{{Ordinal: 1, Value: id}, {Ordinal: 2, Value: b}})
 }
 
 // insertEvents inserts the entries of tables (each from its first seq)

@@ -577,17 +577,19 @@ const maxSeat = 63
 //
 // A table's entries that wait in the log's tail are read from memory
 // first, then events (see tail.go for why the union is a prefix of the
-// log). A read-only store has no memory of the tail: it reads both tables.
+// log). A read-only store has no memory of the tail: it reads the tail's
+// rows, then events.
 func (s *SQLite) Events(ctx context.Context, table string) ([]record.Entry, error) {
+	var first int
+	var run []record.Entry
 	if s.readOnly {
-		rows, err := s.r.QueryContext(ctx, `SELECT seq, seat, chance, text FROM events WHERE table_id = ?1
-UNION SELECT seq, seat, chance, text FROM event_tail WHERE table_id = ?1 ORDER BY seq`, table)
-		if err != nil {
-			return nil, fmt.Errorf("table %s: event log: %w", table, err)
+		var err error
+		if first, run, err = s.readTailOf(ctx, table); err != nil {
+			return nil, fmt.Errorf("table %s: %w", table, err)
 		}
-		return readEvents(table, rows)
+	} else {
+		first, run = s.tail.run(table)
 	}
-	first, run := s.tail.run(table)
 	rows, err := s.r.QueryContext(ctx, `SELECT seq, seat, chance, text FROM events WHERE table_id = ? ORDER BY seq`, table)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: event log: %w", table, err)

@@ -2,13 +2,18 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"cardroom/game"
 	"cardroom/record"
 )
 
@@ -21,20 +26,21 @@ import (
 // share of the writer was about 20 µs of CPU, most of it page writes and
 // their checksums, then the checkpoints copying those pages back.
 //
-// So the writer commits entries to event_tail, a table in commit order
-// (its key is the writer's counter): a commit of a dozen entries fills a
-// page or two at the tail's end. The entries that are in the tail and not
-// yet in events wait in memory as well, a run per table, and the writer
-// moves them into events in runs (a fold), in a transaction of its own
-// between two commits, once the tail holds more than its limit: it takes
-// the tables of the oldest entries, inserts each one's waiting run into
-// events (the run's entries are neighbours there: a page or two a table),
-// and deletes the tail's rows before the oldest entry still waiting (the
-// front of the tail, a few neighbouring pages). With a limit of 32,768
-// entries and 2,000 tables moving once a second, a table's run is about
-// 16 entries: a page write for 16 entries instead of 16.
+// So the writer commits each batch to event_tail as one row (its key is
+// the writer's counter; the entries are encoded by appendTailEntry): a
+// commit of a dozen entries writes a page or two at the tail's end, and
+// SQLite handles one row, not a dozen. The entries that are in the tail
+// and not yet in events wait in memory as well, a run per table, and the
+// writer moves them into events in runs (a fold), in a transaction of its
+// own between two commits, once the tail holds more entries than its
+// limit: it takes the tables of the oldest entries, inserts each one's
+// waiting run into events (the run's entries are neighbours there: a page
+// or two a table), and deletes the tail's oldest rows whose entries are
+// all folded (a few neighbouring pages). With a limit of 32,768 entries
+// and 2,000 tables moving once a second, a table's run is about 16
+// entries: a page write for 16 entries instead of 16.
 //
-// What the tail holds in memory is what the limit bounds: at most Limit
+// What the tail holds in memory is what the limit bounds: about Limit
 // entries (about 100 bytes each with their table's share), and the
 // writer refuses appends past twice the limit, when folds fail.
 //
@@ -50,11 +56,10 @@ import (
 // tail itself has no index to check.
 //
 // A crash loses nothing committed: at open, whatever the tail holds is
-// folded into events (INSERT OR IGNORE: a fold leaves the rows of its runs
-// that are behind the tail's front; events has them already), and Close
-// folds everything, so a closed database's events is the whole log.
-// A read-only store (`cardroom doctor` on a running room) reads both
-// tables.
+// folded into events (INSERT OR IGNORE: a fold leaves rows behind whose
+// entries events has already), and Close folds everything, so a closed
+// database's events is the whole log. A read-only store (`cardroom
+// doctor` on a running room) reads both tables.
 type tail struct {
 	limit  int
 	budget int // a fold's entries (foldBudget)
@@ -64,15 +69,15 @@ type tail struct {
 	mu     sync.Mutex
 	tables map[string]*tailTable
 
-	// The writer's own: the tail's rows, oldest first (fifo[head:]), and the
-	// id the next row gets. fifo[i]'s id is nextID - (len(fifo) - i).
+	// The writer's own: the tail's entries, oldest first (fifo[head:]), and
+	// the id the next row gets. The entries of a row are neighbours.
 	fifo   []tailRef
-	head   int // the oldest row
-	front  int // the oldest row not folded: fifo[head:front] are folded
+	head   int // the oldest entry
+	front  int // the oldest entry not folded: fifo[head:front] are folded
 	nextID int64
 	picks  int64 // folds attempted: the mark of the runs a fold takes
 
-	entries             atomic.Int64 // rows in the tail (fifo[head:])
+	entries             atomic.Int64 // entries in the tail (fifo[head:])
 	folds, folded, errs atomic.Int64
 	lastErr             atomic.Value // string
 	accepted, conflicts []*appendReq // the writer's scratch
@@ -91,10 +96,11 @@ type tailTable struct {
 	mark int64          // the writer's: the last fold (tail.picks) that took this table's run
 }
 
-// tailRef is a row of the tail: an entry of t.
+// tailRef is an entry of the tail: entry seq of t, in row id.
 type tailRef struct {
 	t   *tailTable
 	seq int
+	id  int64
 }
 
 // foldRun is a table's run taken by a fold: its entries from seq first.
@@ -164,9 +170,8 @@ func (t *tail) admit(batch []*appendReq, next func(table string) (int, error)) (
 	return ok, conflicts, nil
 }
 
-// committed records the entries a commit put in the tail (the rows from
-// nextID on), or, when the commit failed (committed false), forgets the
-// batch.
+// committed records the entries a commit put in the tail (row nextID),
+// or, when the commit failed (committed false), forgets the batch.
 func (t *tail) committed(ok []*appendReq, committed bool) {
 	t.mu.Lock()
 	for _, r := range ok {
@@ -178,11 +183,11 @@ func (t *tail) committed(ok []*appendReq, committed bool) {
 			tt.rows = append(tt.rows, e)
 			tt.next++
 			tt.refs++
-			t.fifo = append(t.fifo, tailRef{t: tt, seq: r.seq})
+			t.fifo = append(t.fifo, tailRef{t: tt, seq: r.seq, id: t.nextID})
 		}
 	}
-	if committed {
-		t.nextID += int64(len(ok))
+	if committed && len(ok) > 0 {
+		t.nextID++
 		t.entries.Add(int64(len(ok)))
 	}
 	// A table looked up for this batch that has no row in the tail has
@@ -233,8 +238,30 @@ func (t *tail) pick(budget int) (runs []foldRun, front int) {
 	return runs, front
 }
 
-// rowID is the id of the tail's row at fifo index i.
-func (t *tail) rowID(i int) int64 { return t.nextID - int64(len(t.fifo)-i) }
+// rowStart is the index of the first entry of the row of entry i (i
+// itself at the end), rowEnd the index after the last.
+func (t *tail) rowStart(i int) int {
+	for i < len(t.fifo) && i > t.head && t.fifo[i-1].id == t.fifo[i].id {
+		i--
+	}
+	return i
+}
+
+func (t *tail) rowEnd(i int) int {
+	id := t.fifo[i].id
+	for i < len(t.fifo) && t.fifo[i].id == id {
+		i++
+	}
+	return i
+}
+
+// rowID is the id of the row of entry i (the next row's at the end).
+func (t *tail) rowID(i int) int64 {
+	if i == len(t.fifo) {
+		return t.nextID
+	}
+	return t.fifo[i].id
+}
 
 // done records a fold's commit: the runs are in events, every row before
 // front is folded, and the tail's rows before cut are gone.
@@ -268,21 +295,26 @@ func (t *tail) done(runs []foldRun, front, cut int) {
 }
 
 // fold moves runs of the tail's oldest entries into events and deletes
-// the tail's oldest rows that are folded, in one transaction: runs of at
-// most budget entries (a run is never split, so one longer run may pass
-// it), and at most 2×budget rows deleted. Runs folded early leave their
-// rows behind the oldest entry still waiting; once those are many, a fold
-// only deletes: a fold's transaction stays small (a fold that deleted
-// every row it could wrote 6 MiB of WAL at once). On an error nothing
-// changed.
+// the tail's oldest rows whose entries are all folded, in one transaction:
+// runs of at most budget entries (a run is never split, so one longer run
+// may pass it), and rows of about 2×budget entries at most. Runs folded
+// early leave their rows behind the oldest entry still waiting; once
+// those are many, a fold only deletes: a fold's transaction stays small
+// (a fold that deleted every row it could wrote 6 MiB of WAL at once). On
+// an error nothing changed. Each fold moves a run or deletes a row.
 func (s *SQLite) fold(budget int) error {
 	t := s.tail
 	var runs []foldRun
 	front := t.front
-	if front-t.head < budget {
+	if t.rowStart(front)-t.head < budget {
 		runs, front = t.pick(budget)
 	}
-	cut := min(front, t.head+2*budget)
+	cut := t.rowStart(front) // the rows before it are folded
+	if cut-t.head > 2*budget {
+		if cut = t.rowStart(t.head + 2*budget); cut == t.head {
+			cut = t.rowEnd(t.head) // one row of more entries: all of it
+		}
+	}
 	if cut == t.head && len(runs) == 0 {
 		return nil
 	}
@@ -338,19 +370,158 @@ func (s *SQLite) foldAll() error {
 func namedInt(v int64) []driver.NamedValue { return []driver.NamedValue{{Ordinal: 1, Value: v}} }
 
 // openTail folds what a previous run left in the tail (after a crash)
-// into events, before the writer starts.
+// into events, before the writer starts. A row it cannot decode stops the
+// open and changes nothing: its entries may be any tables'.
 func (s *SQLite) openTail(ctx context.Context) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO events(table_id, seq, seat, chance, text)
-SELECT table_id, seq, seat, chance, text FROM event_tail ORDER BY table_id, seq`); err != nil {
-		return fmt.Errorf("folding the event log's tail: %w", err)
+	var entries []tailEntry
+	if err := readTail(ctx, tx, func(e tailEntry) { entries = append(entries, e) }); err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	slices.SortFunc(entries, func(a, b tailEntry) int {
+		if c := strings.Compare(a.table, b.table); c != 0 {
+			return c
+		}
+		return a.seq - b.seq
+	})
+	ins, err := tx.PrepareContext(ctx, `INSERT OR IGNORE INTO events(table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	for _, e := range entries {
+		if _, err := ins.ExecContext(ctx, e.table, e.seq, int(e.e.Seat), b2i(e.e.Chance), e.e.Text); err != nil {
+			return fmt.Errorf("folding the event log's tail: %w", err)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM event_tail`); err != nil {
 		return fmt.Errorf("emptying the event log's tail: %w", err)
 	}
 	return tx.Commit()
+}
+
+// readTailOf reads table's entries from the tail's rows (a read-only
+// store's Events): the seq of the first one that events may lack and the
+// entries from there, in order. A fold leaves entries in the tail that
+// events has too; the caller keeps what events lacks.
+func (s *SQLite) readTailOf(ctx context.Context, table string) (first int, run []record.Entry, err error) {
+	var es []tailEntry
+	err = readTail(ctx, s.r, func(e tailEntry) {
+		if e.table == table {
+			es = append(es, e)
+		}
+	})
+	if err != nil || len(es) == 0 {
+		return 0, nil, err
+	}
+	slices.SortFunc(es, func(a, b tailEntry) int { return a.seq - b.seq })
+	first = es[0].seq
+	for i, e := range es {
+		if e.seq != first+i {
+			return 0, nil, fmt.Errorf("the event log's tail: entry %d follows %d", e.seq, first+i-1)
+		}
+		run = append(run, e.e)
+	}
+	return first, run, nil
+}
+
+// tailEntry is an entry decoded from a tail's row.
+type tailEntry struct {
+	table string
+	seq   int
+	e     record.Entry
+}
+
+// readTail decodes every row of event_tail, oldest first, into f.
+func readTail(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, f func(tailEntry)) error {
+	rows, err := q.QueryContext(ctx, `SELECT id, entries FROM event_tail ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("the event log's tail: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			return fmt.Errorf("the event log's tail: row unreadable: %w", err)
+		}
+		if err := decodeTailRow(b, f); err != nil {
+			return fmt.Errorf("the event log's tail: row %d is damaged: %w", id, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("the event log's tail: %w", err)
+	}
+	return nil
+}
+
+// A tail row is its entries one after the other, each: the table id's
+// length (uvarint) and bytes, the seq (uvarint), the seat (varint), the
+// chance flag (a byte, 0 or 1), the text's length (uvarint) and bytes.
+// It is the store's own format, never read by anything else.
+
+// appendTailEntry appends one entry of a tail row.
+func appendTailEntry(b []byte, table string, seq int, e record.Entry) []byte {
+	b = binary.AppendUvarint(b, uint64(len(table)))
+	b = append(b, table...)
+	b = binary.AppendUvarint(b, uint64(seq))
+	b = binary.AppendVarint(b, int64(e.Seat))
+	b = append(b, byte(b2i(e.Chance)))
+	b = binary.AppendUvarint(b, uint64(len(e.Text)))
+	return append(b, e.Text...)
+}
+
+// decodeTailRow calls f with each entry of row b, and fails on anything
+// appendTailEntry cannot have written: a length past the row's end, a
+// seq or seat out of range, a chance flag other than 0 and 1, an empty
+// row.
+func decodeTailRow(b []byte, f func(tailEntry)) error {
+	if len(b) == 0 {
+		return errors.New("no entries")
+	}
+	str := func() (string, error) {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) {
+			return "", errors.New("a length past the row's end")
+		}
+		s := string(b[k : k+int(n)])
+		b = b[k+int(n):]
+		return s, nil
+	}
+	for len(b) > 0 {
+		table, err := str()
+		if err != nil {
+			return err
+		}
+		seq, k := binary.Uvarint(b)
+		if k <= 0 || seq > math.MaxInt32 {
+			return fmt.Errorf("table %q: a bad seq", table)
+		}
+		b = b[k:]
+		seat, k := binary.Varint(b)
+		if k <= 0 || seat < int64(game.Spectator) || seat > maxSeat {
+			return fmt.Errorf("table %q, entry %d: a bad seat", table, seq)
+		}
+		b = b[k:]
+		if len(b) == 0 || b[0] > 1 {
+			return fmt.Errorf("table %q, entry %d: a bad chance flag", table, seq)
+		}
+		chance := b[0] == 1
+		b = b[1:]
+		text, err := str()
+		if err != nil {
+			return fmt.Errorf("table %q, entry %d: %w", table, seq, err)
+		}
+		f(tailEntry{table: table, seq: int(seq), e: record.Entry{Seat: game.Seat(seat), Chance: chance, Text: text}})
+	}
+	return nil
 }

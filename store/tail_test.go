@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,9 +16,9 @@ import (
 	"cardroom/record"
 )
 
-// tailEntry is entry seq of table id in these tests: its text names both,
+// logEntry is entry seq of table id in these tests: its text names both,
 // so a misplaced or reordered entry shows.
-func tailEntry(id string, seq int) record.Entry {
+func logEntry(id string, seq int) record.Entry {
 	return record.Entry{Seat: game.Seat(1 + seq%3), Chance: seq%5 == 0, Text: fmt.Sprintf("%s #%d", id, seq)}
 }
 
@@ -28,8 +30,8 @@ func checkLog(t *testing.T, id string, ev []record.Entry, n int) {
 		t.Errorf("table %s: %d entries, want %d", id, len(ev), n)
 	}
 	for i, e := range ev {
-		if e != tailEntry(id, i) {
-			t.Errorf("table %s: entry %d is %+v, want %+v", id, i, e, tailEntry(id, i))
+		if e != logEntry(id, i) {
+			t.Errorf("table %s: entry %d is %+v, want %+v", id, i, e, logEntry(id, i))
 			return
 		}
 	}
@@ -45,7 +47,7 @@ func appendRound(t *testing.T, st Store, ids []string, seq int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = st.Append(context.Background(), id, seq, tailEntry(id, seq))
+			errs[i] = st.Append(context.Background(), id, seq, logEntry(id, seq))
 		}()
 	}
 	wg.Wait()
@@ -62,13 +64,23 @@ func tableIDs(n int) []string {
 	return ids
 }
 
-func countRows(t *testing.T, path, table string) int {
+func countRows(t *testing.T, db *sql.DB, table string) int {
 	t.Helper()
 	var n int
-	if err := rawDB(t, path).QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
+	if err := db.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// readTailEntries decodes the tail's rows of db.
+func readTailEntries(t *testing.T, db *sql.DB) []tailEntry {
+	t.Helper()
+	var es []tailEntry
+	if err := readTail(context.Background(), db, func(e tailEntry) { es = append(es, e) }); err != nil {
+		t.Fatal(err)
+	}
+	return es
 }
 
 // Entries of many tables, interleaved, with a small tail: the folds move
@@ -79,6 +91,7 @@ func TestTailFoldsKeepTheLog(t *testing.T) {
 	const limit, rounds = 64, 60
 	ids := tableIDs(12)
 	st, path := openWith(t, SQLiteOptions{TailLimit: limit})
+	db := rawDB(t, path)
 	ctx := context.Background()
 	for seq := 0; seq < rounds; seq++ {
 		appendRound(t, st, ids, seq)
@@ -96,26 +109,34 @@ func TestTailFoldsKeepTheLog(t *testing.T) {
 	// ones may still run): wait for the tail to hold its limit at most and
 	// the writer to agree with the database.
 	var s Stats
+	var inTail []tailEntry
 	waitFor(t, "the folds to bring the tail to its limit", 5*time.Second, func() bool {
 		s = st.Stats()
-		return s.TailEntries <= limit && int64(countRows(t, path, "event_tail")) == s.TailEntries && int64(countRows(t, path, "events")) == s.Folded
+		inTail = readTailEntries(t, db)
+		return s.TailEntries <= limit && int64(len(inTail)) == s.TailEntries && int64(countRows(t, db, "events")) == s.Folded
 	})
 	if s.Folds == 0 || s.Folded == 0 || s.FoldErrors != 0 || s.TailLimit != limit {
 		t.Errorf("after %d entries with a tail of %d: %+v", rounds*len(ids), limit, s)
 	}
 	// Every entry is in events (folded once) or waits in the tail.
-	var waiting int
-	if err := rawDB(t, path).QueryRow(`SELECT count(*) FROM event_tail t WHERE NOT EXISTS
-(SELECT 1 FROM events e WHERE e.table_id = t.table_id AND e.seq = t.seq)`).Scan(&waiting); err != nil {
-		t.Fatal(err)
+	waiting := 0
+	for _, e := range inTail {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM events WHERE table_id = ? AND seq = ?`, e.table, e.seq).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if e.e != logEntry(e.table, e.seq) {
+			t.Errorf("the tail has %+v for entry %d of %s", e.e, e.seq, e.table)
+		}
+		waiting += 1 - n
 	}
-	if n := countRows(t, path, "events"); n+waiting != rounds*len(ids) || waiting == 0 {
+	if n := countRows(t, db, "events"); n+waiting != rounds*len(ids) || waiting == 0 {
 		t.Errorf("events has %d rows and %d wait in the tail: want %d in all, some waiting", n, waiting, rounds*len(ids))
 	}
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if n, m := countRows(t, path, "events"), countRows(t, path, "event_tail"); n != rounds*len(ids) || m != 0 {
+	if n, m := countRows(t, db, "events"), countRows(t, db, "event_tail"); n != rounds*len(ids) || m != 0 {
 		t.Errorf("after Close: events %d rows, event_tail %d; want %d and 0", n, m, rounds*len(ids))
 	}
 	st2, err := OpenSQLite(path)
@@ -145,19 +166,18 @@ func TestTailAfterACrash(t *testing.T) {
 	// The crash: entries 4 and 5 of t00 and t01 only in the tail, and 2
 	// and 3 of t02 in both tables (folded, not yet deleted).
 	db := rawDB(t, path)
-	id := 100
+	var row []byte
 	for _, tb := range []string{"t00", "t01"} {
 		for seq := 4; seq < 6; seq++ {
-			e := tailEntry(tb, seq)
-			mustExec(t, db, `INSERT INTO event_tail(id, table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?, ?)`, id, tb, seq, int(e.Seat), b2i(e.Chance), e.Text)
-			id++
+			row = appendTailEntry(row, tb, seq, logEntry(tb, seq))
 		}
 	}
+	mustExec(t, db, `INSERT INTO event_tail(id, entries) VALUES (7, ?)`, row)
+	row = nil
 	for seq := 2; seq < 4; seq++ {
-		e := tailEntry("t02", seq)
-		mustExec(t, db, `INSERT INTO event_tail(id, table_id, seq, seat, chance, text) VALUES (?, ?, ?, ?, ?, ?)`, id, "t02", seq, int(e.Seat), b2i(e.Chance), e.Text)
-		id++
+		row = appendTailEntry(row, "t02", seq, logEntry("t02", seq))
 	}
+	mustExec(t, db, `INSERT INTO event_tail(id, entries) VALUES (5, ?)`, row)
 	db.Close()
 	want := map[string]int{"t00": 6, "t01": 6, "t02": 4}
 	ctx := context.Background()
@@ -180,7 +200,7 @@ func TestTailAfterACrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if n := countRows(t, path, "event_tail"); n != 0 {
+	if n := countRows(t, rawDB(t, path), "event_tail"); n != 0 {
 		t.Errorf("after the open, the tail has %d rows", n)
 	}
 	for tb, n := range want {
@@ -196,7 +216,7 @@ func TestTailAfterACrash(t *testing.T) {
 		seq  int
 		want error
 	}{{5, ErrConflict}, {7, ErrConflict}, {6, nil}} {
-		if err := st.Append(ctx, "t00", c.seq, tailEntry("t00", c.seq)); !errors.Is(err, c.want) || (c.want == nil && err != nil) {
+		if err := st.Append(ctx, "t00", c.seq, logEntry("t00", c.seq)); !errors.Is(err, c.want) || (c.want == nil && err != nil) {
 			t.Errorf("append of seq %d to a log of 6: %v, want %v", c.seq, err, c.want)
 		}
 	}
@@ -257,7 +277,7 @@ func TestTailBoundedWhenFoldsFail(t *testing.T) {
 	seq := 0
 	var err error
 	for ; seq < 10*minTailLimit; seq++ {
-		if err = st.Append(ctx, "t", seq, tailEntry("t", seq)); err != nil {
+		if err = st.Append(ctx, "t", seq, logEntry("t", seq)); err != nil {
 			break
 		}
 	}
@@ -282,7 +302,7 @@ func TestTailBoundedWhenFoldsFail(t *testing.T) {
 	// The refused append changed nothing: it is the next one still. The
 	// first commits past the limit fold again.
 	for end := seq + 4*minTailLimit; seq < end; seq++ {
-		if err := st.Append(ctx, "t", seq, tailEntry("t", seq)); err != nil {
+		if err := st.Append(ctx, "t", seq, logEntry("t", seq)); err != nil {
 			t.Fatalf("append %d once folds work: %v", seq, err)
 		}
 	}
@@ -305,4 +325,81 @@ func TestTailLimitRange(t *testing.T) {
 	if o, err := (SQLiteOptions{}).withDefaults(); err != nil || o.TailLimit != DefaultTailLimit {
 		t.Errorf("default: %d, %v", o.TailLimit, err)
 	}
+}
+
+// A tail row the store cannot decode stops the open with an error that
+// names it, and changes nothing: its entries may be any tables'.
+func TestTailDamagedRowStopsTheOpen(t *testing.T) {
+	st, path := openWith(t, SQLiteOptions{})
+	appendRound(t, st, tableIDs(2), 0)
+	st.Close()
+	db := rawDB(t, path)
+	good := appendTailEntry(nil, "t00", 1, logEntry("t00", 1))
+	bad := append(appendTailEntry(nil, "t01", 1, logEntry("t01", 1)), 0x05, 'x')
+	mustExec(t, db, `INSERT INTO event_tail(id, entries) VALUES (1, ?), (2, ?)`, good, bad)
+	db.Close()
+	if st, err := OpenSQLite(path); err == nil || !strings.Contains(err.Error(), "row 2 is damaged") {
+		if st != nil {
+			st.Close()
+		}
+		t.Fatalf("open with a damaged tail row: %v", err)
+	}
+	db = rawDB(t, path)
+	if n, m := countRows(t, db, "event_tail"), countRows(t, db, "events"); n != 2 || m != 2 {
+		t.Errorf("after the refused open: %d tail rows, %d events; want 2 and 2", n, m)
+	}
+}
+
+// The tail's rows decode to what was encoded, and a damaged row is an
+// error, never a panic (the fuzz target below tries more).
+func TestTailRowCodec(t *testing.T) {
+	in := []tailEntry{
+		{"t_1", 0, record.Entry{Seat: game.Spectator, Chance: true, Text: "deal 2S 3S"}},
+		{"t_2", 1<<31 - 1, record.Entry{Seat: maxSeat, Text: ""}},
+		{"", 7, record.Entry{Seat: 0, Text: strings.Repeat("é", 300)}},
+	}
+	var row []byte
+	for _, e := range in {
+		row = appendTailEntry(row, e.table, e.seq, e.e)
+	}
+	var out []tailEntry
+	if err := decodeTailRow(row, func(e tailEntry) { out = append(out, e) }); err != nil || !slices.Equal(in, out) {
+		t.Fatalf("decoded %+v, %v; want %+v", out, err, in)
+	}
+	for name, b := range map[string][]byte{
+		"empty":        nil,
+		"cut":          row[:len(row)-1],
+		"long length":  {0x7f, 'a'},
+		"bad seat":     appendTailEntry(nil, "t", 0, record.Entry{Seat: maxSeat + 1}),
+		"bad chance":   {1, 't', 0, 0, 2, 0},
+		"seq too long": append([]byte{1, 't'}, 0xff, 0xff, 0xff, 0xff, 0x0f, 0, 0, 0),
+	} {
+		if err := decodeTailRow(b, func(tailEntry) {}); err == nil {
+			t.Errorf("%s: decoded without an error", name)
+		}
+	}
+}
+
+func FuzzTailRow(f *testing.F) {
+	f.Add(appendTailEntry(nil, "t", 3, record.Entry{Seat: 1, Text: "play 2S"}))
+	f.Add([]byte{1, 't', 0, 0, 1, 0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var es []tailEntry
+		if err := decodeTailRow(b, func(e tailEntry) { es = append(es, e) }); err != nil {
+			return
+		}
+		// What decodes is in range, and re-encodes to the same entries (the
+		// bytes may differ: a varint may be written longer than it needs).
+		var again []byte
+		for _, e := range es {
+			if e.seq < 0 || e.e.Seat < game.Spectator || e.e.Seat > maxSeat {
+				t.Fatalf("decoded an entry out of range: %+v", e)
+			}
+			again = appendTailEntry(again, e.table, e.seq, e.e)
+		}
+		var es2 []tailEntry
+		if err := decodeTailRow(again, func(e tailEntry) { es2 = append(es2, e) }); err != nil || !slices.Equal(es, es2) {
+			t.Fatalf("%x decodes to %+v, which re-encodes to %x, which decodes to %+v, %v", b, es, again, es2, err)
+		}
+	})
 }
