@@ -379,7 +379,7 @@ func (s *SQLite) openTail(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	var entries []tailEntry
-	if err := readTail(ctx, tx, func(e tailEntry) { entries = append(entries, e) }); err != nil {
+	if err := readTail(ctx, tx, nil, func(e tailEntry) { entries = append(entries, e) }); err != nil {
 		return err
 	}
 	if len(entries) == 0 {
@@ -413,11 +413,7 @@ func (s *SQLite) openTail(ctx context.Context) error {
 // events has too; the caller keeps what events lacks.
 func (s *SQLite) readTailOf(ctx context.Context, table string) (first int, run []record.Entry, err error) {
 	var es []tailEntry
-	err = readTail(ctx, s.r, func(e tailEntry) {
-		if e.table == table {
-			es = append(es, e)
-		}
-	})
+	err = readTail(ctx, s.r, func(t []byte) bool { return string(t) == table }, func(e tailEntry) { es = append(es, e) })
 	if err != nil || len(es) == 0 {
 		return 0, nil, err
 	}
@@ -439,10 +435,11 @@ type tailEntry struct {
 	e     record.Entry
 }
 
-// readTail decodes every row of event_tail, oldest first, into f.
+// readTail decodes every row of event_tail, oldest first, into f (the
+// entries keep picks, see decodeTailRow).
 func readTail(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, f func(tailEntry)) error {
+}, keep func(table []byte) bool, f func(tailEntry)) error {
 	rows, err := q.QueryContext(ctx, `SELECT id, entries FROM event_tail ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("the event log's tail: %w", err)
@@ -454,7 +451,7 @@ func readTail(ctx context.Context, q interface {
 		if err := rows.Scan(&id, &b); err != nil {
 			return fmt.Errorf("the event log's tail: row unreadable: %w", err)
 		}
-		if err := decodeTailRow(b, f); err != nil {
+		if err := decodeTailRow(b, keep, f); err != nil {
 			return fmt.Errorf("the event log's tail: row %d is damaged: %w", id, err)
 		}
 	}
@@ -484,21 +481,25 @@ func appendTailEntry(b []byte, table string, seq int, e record.Entry) []byte {
 // appendTailEntry cannot have written: a length past the row's end, a
 // seq or seat out of range, a chance flag other than 0 and 1, an empty
 // row.
-func decodeTailRow(b []byte, f func(tailEntry)) error {
+//
+// keep, if not nil, picks the entries f sees by their table (the others
+// are checked but not copied: a read-only store reads the whole tail for
+// each table's log).
+func decodeTailRow(b []byte, keep func(table []byte) bool, f func(tailEntry)) error {
 	if len(b) == 0 {
 		return errors.New("no entries")
 	}
-	str := func() (string, error) {
+	bytes := func() ([]byte, error) {
 		n, k := binary.Uvarint(b)
 		if k <= 0 || n > uint64(len(b)-k) {
-			return "", errors.New("a length past the row's end")
+			return nil, errors.New("a length past the row's end")
 		}
-		s := string(b[k : k+int(n)])
+		s := b[k : k+int(n)]
 		b = b[k+int(n):]
 		return s, nil
 	}
 	for len(b) > 0 {
-		table, err := str()
+		table, err := bytes()
 		if err != nil {
 			return err
 		}
@@ -517,11 +518,13 @@ func decodeTailRow(b []byte, f func(tailEntry)) error {
 		}
 		chance := b[0] == 1
 		b = b[1:]
-		text, err := str()
+		text, err := bytes()
 		if err != nil {
 			return fmt.Errorf("table %q, entry %d: %w", table, seq, err)
 		}
-		f(tailEntry{table: table, seq: int(seq), e: record.Entry{Seat: game.Seat(seat), Chance: chance, Text: text}})
+		if keep == nil || keep(table) {
+			f(tailEntry{table: string(table), seq: int(seq), e: record.Entry{Seat: game.Seat(seat), Chance: chance, Text: string(text)}})
+		}
 	}
 	return nil
 }

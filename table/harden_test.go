@@ -329,3 +329,27 @@ func TestFinishedTableLeavesMemory(t *testing.T) {
 		}
 	})
 }
+
+// The appends' deadline is one context reused until half the store
+// timeout has passed, and then a fresh one: a step's append always has
+// between half the timeout and the whole of it.
+func TestStoreCtxRenews(t *testing.T) {
+	const d = 10 * time.Second
+	tb := &Table{cfg: Config{StoreTimeout: d}}
+	now := time.Now()
+	c1 := tb.storeCtx(now)
+	dl, ok := c1.Deadline()
+	if !ok || dl.Before(now.Add(d-time.Second)) || dl.After(time.Now().Add(d)) {
+		t.Fatalf("first deadline %v (ok %v), want about %v from now", dl, ok, d)
+	}
+	if c := tb.storeCtx(now.Add(d / 2)); c != c1 {
+		t.Error("a new context before half the timeout")
+	}
+	c2 := tb.storeCtx(now.Add(d/2 + time.Millisecond))
+	if c2 == c1 || c1.Err() == nil {
+		t.Errorf("after half the timeout: the same context (%v), or the old one not cancelled (%v)", c2 == c1, c1.Err())
+	}
+	if dl2, _ := c2.Deadline(); !dl2.After(dl) {
+		t.Errorf("renewed deadline %v, not after %v", dl2, dl)
+	}
+}

@@ -140,9 +140,7 @@ func moveErr(err error) error {
 // could not report exactly): the table re-reads its log (resync).
 func (t *Table) append(e record.Entry) error {
 	start := time.Now()
-	ctx, cancel := context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
-	defer cancel()
-	err := t.cfg.Store.Append(ctx, t.id, t.log.len(), e)
+	err := t.cfg.Store.Append(t.storeCtx(start), t.id, t.log.len(), e)
 	t.cfg.Metrics.CommitLatency.ObserveDuration(time.Since(start))
 	if err != nil {
 		t.cfg.Metrics.StoreErrors.Add(1)
@@ -160,6 +158,24 @@ func (t *Table) append(e record.Entry) error {
 	}
 	t.log.add(e)
 	return nil
+}
+
+// storeCtx is the deadline of a step's append: it ends between
+// StoreTimeout/2 and StoreTimeout after now. A context made for each step
+// (context.WithTimeout: a timer started and stopped, and five objects)
+// was a sixth of the objects a move allocated; giving up on a store that
+// does not answer needs no more precision than this. Only the goroutine
+// running the table's events uses it. The last one's timer fires (and is
+// released) at most StoreTimeout after the table's last step.
+func (t *Table) storeCtx(now time.Time) context.Context {
+	if t.sctx == nil || now.After(t.sctxRenew) {
+		if t.sctxCancel != nil {
+			t.sctxCancel()
+		}
+		t.sctx, t.sctxCancel = context.WithTimeout(context.Background(), t.cfg.StoreTimeout)
+		t.sctxRenew = now.Add(t.cfg.StoreTimeout / 2)
+	}
+	return t.sctx
 }
 
 // resync replaces the in-memory log and state by the store's log when the
