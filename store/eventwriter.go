@@ -98,10 +98,11 @@ func (w *eventWriter) insertEvents(tables []foldRun) error {
 		return err
 	}
 	for _, f := range tables {
+		name := driver.Value(f.t.name) // boxed once for the run's rows
 		for i, e := range f.rows {
 			o := 5 * k
 			args = append(args,
-				driver.NamedValue{Ordinal: o + 1, Value: f.t.name},
+				driver.NamedValue{Ordinal: o + 1, Value: name},
 				driver.NamedValue{Ordinal: o + 2, Value: int64(f.first + i)},
 				driver.NamedValue{Ordinal: o + 3, Value: int64(e.Seat)},
 				driver.NamedValue{Ordinal: o + 4, Value: int64(b2i(e.Chance))},
