@@ -183,3 +183,27 @@ func TestDoctorErrors(t *testing.T) {
 		t.Errorf("empty database file: exit %d, %s", code, errOut)
 	}
 }
+
+// A row of the log's tail that does not decode is an integrity finding:
+// the room will not open with it (store/tail.go), so the doctor says so
+// even though SQLite finds the file sound.
+func TestDoctorDamagedTail(t *testing.T) {
+	dir := doctorRoom(t)
+	db, err := sql.Open("sqlite", filepath.Join(dir, "cardroom.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO event_tail(id, entries) VALUES (41, x'05')`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	out, _, code := runCLI(t, "doctor", "-data", dir)
+	if code != 1 {
+		t.Fatalf("exit %d with a damaged tail row, want 1:\n%s", code, out)
+	}
+	for _, want := range []string{"integrity: 1 problem(s)", "row 41 is damaged", "will not open"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
