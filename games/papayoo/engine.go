@@ -63,6 +63,7 @@ func newState(o game.Options) (*State, error) {
 		deck:   deckFor(n),
 		opts:   no,
 	}
+	s.optsJSON = no.AppendJSON(nil)
 	if c.firstDealer < 0 {
 		s.phase = phDealer
 	} else {

@@ -152,6 +152,7 @@ type State struct {
 	hist      [histFixed][8]int16
 	histMore  [][8]int16 // rounds after histFixed; append-only, cap-limited on Clone
 	opts      game.Options
+	optsJSON  []byte // the options' JSON, written once for the views (AppendViewJSON)
 }
 
 var _ game.State = (*State)(nil)

@@ -53,6 +53,9 @@ type View struct {
 	Voids   []Suits // per seat, the suits it has shown void in this round
 	Points  []int   // points taken so far this round
 	Winners []game.Seat
+	// optsJSON is the state's options' JSON: set by AppendViewJSON only,
+	// whose view nobody keeps (a holder of a View may change its Options).
+	optsJSON []byte
 }
 
 // Trick is one trick: the cards in play order from the leader (seat
@@ -128,7 +131,9 @@ var viewMems = sync.Pool{New: func() any { return new(viewMem) }}
 // (its AppendJSON bytes), built in reused memory.
 func (s *State) AppendViewJSON(b []byte, obs game.Seat) []byte {
 	m := viewMems.Get().(*viewMem)
-	b = s.buildView(obs, m).AppendJSON(b)
+	v := s.buildView(obs, m)
+	v.optsJSON = s.optsJSON
+	b = v.AppendJSON(b)
 	m.v = View{} // keep nothing of this state
 	viewMems.Put(m)
 	return b
@@ -336,7 +341,11 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = append(b, `{"observer":`...)
 	b = strconv.AppendInt(b, int64(v.Seat), 10)
 	b = append(b, `,"options":`...)
-	b = v.Options.AppendJSON(b)
+	if v.optsJSON != nil {
+		b = append(b, v.optsJSON...) // AppendViewJSON's: the state's options, written once
+	} else {
+		b = v.Options.AppendJSON(b)
+	}
 	b = append(b, `,"players":`...)
 	b = strconv.AppendInt(b, int64(v.Players), 10)
 	b = append(b, `,"hand_size":`...)

@@ -49,6 +49,7 @@ func (Engine) New(o game.Options) (game.State, error) {
 
 func (s *State) init(norm game.Options, c config) {
 	s.opts, s.cfg = norm, c
+	s.optsJSON = norm.AppendJSON(nil)
 	s.n = c.players
 	s.chance = ChanceDealer
 	s.ph = PhaseDeal

@@ -208,6 +208,7 @@ type result struct {
 type State struct {
 	cfg          config
 	opts         game.Options
+	optsJSON     []byte // the options' JSON, written once for the views (AppendViewJSON)
 	n            int
 	full1, full2 game.Mask // the whole deck as a multiset
 	total        int       // 104 or 106

@@ -46,6 +46,9 @@ type View struct {
 	Ending      *HandResult  // the hand being ended (phase hand_over)
 	Finished    []HandResult // finished hands
 	Winners     []game.Seat  // once the game is over
+	// optsJSON is the state's options' JSON: set by AppendViewJSON only,
+	// whose view nobody keeps (a holder of a View may change its Options).
+	optsJSON []byte
 }
 
 // Direction is the direction of play.
@@ -240,7 +243,9 @@ var viewMems = sync.Pool{New: func() any { return new(viewMem) }}
 // (its AppendJSON bytes), built in reused memory.
 func (s *State) AppendViewJSON(b []byte, obs game.Seat) []byte {
 	m := viewMems.Get().(*viewMem)
-	b = s.buildView(obs, m).AppendJSON(b)
+	v := s.buildView(obs, m)
+	v.optsJSON = s.optsJSON
+	b = v.AppendJSON(b)
 	m.v = View{} // keep nothing of this state
 	viewMems.Put(m)
 	return b
@@ -522,7 +527,11 @@ func (v *View) AppendJSON(b []byte) []byte {
 	b = append(b, `{"observer":`...)
 	b = strconv.AppendInt(b, int64(v.Seat), 10)
 	b = append(b, `,"options":`...)
-	b = v.Options.AppendJSON(b)
+	if v.optsJSON != nil {
+		b = append(b, v.optsJSON...) // AppendViewJSON's: the state's options, written once
+	} else {
+		b = v.Options.AppendJSON(b)
+	}
 	b = appendIntField(b, "players", v.Players)
 	b = appendIntField(b, "round", v.Round)
 	b = appendIntField(b, "round_count", v.RoundCount)

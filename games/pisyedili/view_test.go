@@ -118,11 +118,12 @@ func TestViewGolden(t *testing.T) {
 	}
 }
 
-// TestViewJSONHeader: the view's JSON has the shared header's names and
-// meanings at its top level (and none of the names it replaced): the phase
-// is "over" exactly at the end, to_act is a list (empty while chance is
-// pending), round counts the hands dealt, round_count is the hands option,
-// round_scores are Result().Rounds and the points of the finished hands.
+// TestViewJSONHeader: AppendViewJSON writes the view's JSON, which has the
+// shared header's names and meanings at its top level (and none of the
+// names it replaced): the phase is "over" exactly at the end, to_act is a
+// list (empty while chance is pending), round counts the hands dealt,
+// round_count is the hands option, round_scores are Result().Rounds and
+// the points of the finished hands.
 func TestViewJSONHeader(t *testing.T) {
 	o := game.Options{"players": "4", "hands": "2"}
 	overSeen, chanceSeen := 0, 0
@@ -131,6 +132,11 @@ func TestViewJSONHeader(t *testing.T) {
 			b, err := json.Marshal(s.View(obs))
 			if err != nil {
 				t.Fatal(err)
+			}
+			// The server's path (reused memory, the options written once)
+			// writes the same bytes.
+			if d := s.AppendViewJSON([]byte("x"), obs); string(d[1:]) != string(b) {
+				t.Fatalf("step %d: AppendViewJSON of %d:\n%s\nwant the view's JSON:\n%s", step, obs, d[1:], b)
 			}
 			var m map[string]json.RawMessage
 			if err := json.Unmarshal(b, &m); err != nil {

@@ -44,6 +44,6 @@ func (Engine) New(o game.Options) (game.State, error) {
 }
 
 func newState(c config, norm game.Options) *State {
-	s := &State{cfg: c, opts: norm, phase: phDealer, dealer: -1, out: -1}
+	s := &State{cfg: c, opts: norm, optsJSON: norm.AppendJSON(nil), phase: phDealer, dealer: -1, out: -1}
 	return s
 }

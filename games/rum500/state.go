@@ -61,8 +61,9 @@ type histEntry struct {
 
 // State is a 500 Rum game in progress. It implements game.State.
 type State struct {
-	cfg  config
-	opts game.Options
+	cfg      config
+	opts     game.Options
+	optsJSON []byte // the options' JSON, written once for the views (AppendViewJSON)
 
 	phase  phase
 	dealer int // dealer of the current (or last) hand; -1 before the first

@@ -46,6 +46,9 @@ type View struct {
 	WentOut    game.Seat
 	Winners    []game.Seat // once the game is over
 	Settlement []Payment   // once the game is over
+	// optsJSON is the state's options' JSON: set by AppendViewJSON only,
+	// whose view nobody keeps (a holder of a View may change its Options).
+	optsJSON []byte
 }
 
 // Played is one move of the current hand.
@@ -147,7 +150,9 @@ var viewMems = sync.Pool{New: func() any { return new(viewMem) }}
 // (its AppendJSON bytes), built in reused memory.
 func (s *State) AppendViewJSON(b []byte, obs game.Seat) []byte {
 	m := viewMems.Get().(*viewMem)
-	b = s.buildView(obs, m).AppendJSON(b)
+	v := s.buildView(obs, m)
+	v.optsJSON = s.optsJSON
+	b = v.AppendJSON(b)
 	m.v = View{} // keep nothing of this state
 	viewMems.Put(m)
 	return b
@@ -319,7 +324,11 @@ func (v *View) AppendJSON(b []byte) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, `,"options":`...)
-	b = v.Options.AppendJSON(b)
+	if v.optsJSON != nil {
+		b = append(b, v.optsJSON...) // AppendViewJSON's: the state's options, written once
+	} else {
+		b = v.Options.AppendJSON(b)
+	}
 	b = append(b, `,"dealer":`...)
 	b = strconv.AppendInt(b, int64(v.Dealer), 10)
 	b = append(b, `,"hand":`...)
