@@ -332,8 +332,8 @@ func (s *SQLite) writable() error {
 }
 
 // IntegrityCheck runs SQLite's PRAGMA integrity_check, decodes the log's
-// tail, and returns the findings: nil when the database is sound. It reads the whole file, so it
-// takes a while on a big room.
+// tail, and returns the findings: nil when the database is sound. It
+// reads the whole file, so it takes a while on a big room.
 func (s *SQLite) IntegrityCheck(ctx context.Context) ([]string, error) {
 	rows, err := s.r.QueryContext(ctx, `PRAGMA integrity_check`)
 	if err != nil {

@@ -143,7 +143,8 @@ func (t *tail) run(table string) (first int, rows []record.Entry) {
 // admit sorts a batch into the entries that are next in their tables'
 // logs and the conflicts, looking up with next the tables it does not
 // know yet. The slices are the tail's scratch, valid until the next
-// admit.
+// admit. After an error, ok holds the entries admitted before it (the
+// caller's committed(ok, false) forgets them).
 func (t *tail) admit(batch []*appendReq, next func(table string) (int, error)) (ok, conflicts []*appendReq, err error) {
 	ok, conflicts = t.accepted[:0], t.conflicts[:0]
 	for _, r := range batch {
@@ -151,7 +152,8 @@ func (t *tail) admit(batch []*appendReq, next func(table string) (int, error)) (
 		if tt == nil {
 			n, err := next(r.table)
 			if err != nil {
-				return nil, nil, err
+				t.accepted, t.conflicts = ok, conflicts
+				return ok, conflicts, err
 			}
 			tt = &tailTable{name: r.table, next: n}
 			t.mu.Lock()

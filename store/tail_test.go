@@ -454,3 +454,32 @@ func TestTailCrashImage(t *testing.T) {
 		t.Errorf("the copy's events has %d rows after the open, want %d", n, rounds*len(ids))
 	}
 }
+
+// A batch whose lookup of a table fails forgets what it admitted before:
+// the same entries are admitted again, not taken for conflicts.
+func TestTailAdmitAfterAFailedLookup(t *testing.T) {
+	tl := newTail(DefaultTailLimit)
+	batch := takenBatch(
+		&appendReq{table: "a", seq: 0},
+		&appendReq{table: "b", seq: 0},
+	)
+	fail := func(table string) (int, error) {
+		if table == "b" {
+			return 0, errors.New("disk on fire")
+		}
+		return 0, nil
+	}
+	ok, _, err := tl.admit(batch, fail)
+	if err == nil || len(ok) != 1 {
+		t.Fatalf("admit with a failing lookup: %d admitted, %v", len(ok), err)
+	}
+	tl.committed(ok, false)
+	ok, conflicts, err := tl.admit(batch, func(string) (int, error) { return 0, nil })
+	if err != nil || len(ok) != 2 || len(conflicts) != 0 {
+		t.Errorf("admit again: %d admitted, %d conflicts, %v; want 2, 0", len(ok), len(conflicts), err)
+	}
+	tl.committed(ok, true)
+	if first, run := tl.run("a"); first != 0 || len(run) != 1 {
+		t.Errorf("table a's run from %d, %d entries; want 0, 1", first, len(run))
+	}
+}
