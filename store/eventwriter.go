@@ -11,11 +11,11 @@ import (
 // eventWriter runs the writer goroutine's statements on the writer
 // connection through the driver itself ((*sql.Conn).Raw), each prepared
 // once: BEGIN IMMEDIATE, COMMIT, ROLLBACK, the insert of a row into the
-// log's tail (tail.go), the fold's inserts of 1 to maxInsertRows rows into
-// events and its delete, and the lookup of a table's next seq. Through database/sql
-// each BEGIN and COMMIT was parsed anew by SQLite (the driver prepares them
-// on every call), and each row was one statement with database/sql's
-// argument conversion around it.
+// log's tail (tail.go), a fold's inserts of 1 to maxInsertRows rows into
+// events and its delete, and the lookup of a table's next seq. Through
+// database/sql each BEGIN and COMMIT was parsed anew by SQLite (the driver
+// prepares them on every call), and each row was one statement with
+// database/sql's argument conversion around it.
 //
 // The statements belong to one driver connection: when database/sql
 // gives the writer another one (the first was closed after an error), the
