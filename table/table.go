@@ -179,35 +179,37 @@ type Table struct {
 	standInMarks standIns // standin.go
 
 	// Owned by the goroutine running the table's events (mailbox.go):
-	meta     store.Table
-	eng      game.Engine
-	st       game.State
-	log      eventLog // the event log (log.go)
-	subs     map[Subscriber]struct{}
-	presence map[string]int // player -> connected subscribers
-	seats    []seatState
-	timer    *time.Timer
-	retryAt  time.Time
-	finished time.Time
-	toAct    []game.Seat
-	moveBuf  []game.Move
-	opts     game.Options // parsed meta.Options
-	common   []byte       // the shared part of state messages, cached for one broadcast
-	legal    []legalCache // per seat: the legal moves last sent (see legalJSON)
-	// sctx is the appends' deadline, renewed after sctxRenew (storeCtx).
+	meta      store.Table
+	eng       game.Engine
+	st        game.State
+	log       eventLog // the event log (log.go)
+	subs      map[Subscriber]struct{}
+	presence  map[string]int // player -> connected subscribers
+	seats     []seatState
+	timer     *time.Timer
+	retryAt   time.Time
+	finished  time.Time
+	toAct     []game.Seat
+	moveBuf   []game.Move
+	opts      game.Options // parsed meta.Options
+	common    []byte       // the shared part of state messages, cached for one broadcast
+	legal     []legalCache // per seat: the legal moves last sent (see legalJSON)
+	msgToAct  []game.Seat  // scratch for stateMsg
+	unflushed []Queuer     // queued to during the event being handled (send)
+	msgBufs   []*[]byte    // the event's broadcast messages, from msgPool (flush)
+	msgKept   bool         // a subscriber may hold one of the event's messages (send, flush)
+	optsJSON  []byte       // opts marshalled (commonJSON)
+	seatsJSON []byte       // seatsSent marshalled (commonJSON)
+	seatsSent []SeatInfo
+	metaDirty bool      // t.meta's last change is not stored yet (retried by tick)
+	openIdle  time.Time // an open table: since when nothing has kept it alive (OpenTTL)
+	quit      bool      // leave the run loop (a closed table)
+
+	// The appends' deadline, renewed after sctxRenew (storeCtx).
 	sctx       context.Context
 	sctxCancel context.CancelFunc
 	sctxRenew  time.Time
-	msgToAct   []game.Seat // scratch for stateMsg
-	unflushed  []Queuer    // queued to during the event being handled (send)
-	msgBufs    []*[]byte   // the event's broadcast messages, from msgPool (flush)
-	msgKept    bool        // a subscriber may hold one of the event's messages (send, flush)
-	optsJSON   []byte      // opts marshalled (commonJSON)
-	seatsJSON  []byte      // seatsSent marshalled (commonJSON)
-	seatsSent  []SeatInfo
-	metaDirty  bool      // t.meta's last change is not stored yet (retried by tick)
-	openIdle   time.Time // an open table: since when nothing has kept it alive (OpenTTL)
-	quit       bool      // leave the run loop (a closed table)
+
 	// Empty tables (empty.go): since when no seated human has been
 	// connected to a game in progress, whether the bots are paused for it,
 	// and the timer of the grace period.
