@@ -27,12 +27,20 @@
 // that is told "not committed" rebuilds its state without the step: if the
 // step were committed anyway, a restart would replay a different game.
 //
-// A batch that fails on a conflict (SQLite's primary-key or unique
-// constraint code, read from the driver's *sqlite.Error) is retried entry
-// by entry so only the conflicting entry fails with ErrConflict; a batch
-// that fails for any other reason (a locked, full or failing disk) fails
-// whole at once, since retrying each entry would only cost the busy
-// timeout once per entry.
+// The SQLite writer knows each table's next seq, so an entry whose seq is
+// taken or skips ahead fails alone with ErrConflict before the
+// transaction, and the rest of its batch commits; a batch that fails for
+// any other reason (a locked, full or failing disk) fails whole at once,
+// since retrying each entry would only cost the busy timeout once per
+// entry. (PostgreSQL's store goes by its key's unique violation instead.)
+//
+// # The log's tail
+//
+// A commit is one row of event_tail, in commit order; the entries wait in
+// memory too, a run per table, until a fold moves the oldest tables' runs
+// into events, where a table's log is a few neighbouring pages. Events
+// reads a table's run, then events. The open folds what a crash left, and
+// Close folds everything (tail.go).
 //
 // # The WAL
 //
@@ -55,7 +63,7 @@
 // checkpoint errors. Without this the WAL grew to 5.8 GB in six minutes at
 // 3,300 writes a second: passive checkpoints alone never let the file
 // start over while commits keep coming, and each entry of a different table
-// dirties its own 4 KiB page.
+// dirtied its own 4 KiB page (before the log's tail).
 //
 // # Refusing files that are not ours
 //
