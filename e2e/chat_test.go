@@ -49,8 +49,7 @@ func TestChatTwoBrowsers(t *testing.T) {
 	carol.login("carol")
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
 	alice.must(10*time.Second, "the chat panel", chromedp.WaitVisible(tid("chat-panel")))
-	bob.must(15*time.Second, "bob joins from the lobby", chromedp.WaitVisible(tid("join-"+id)), chromedp.Click(tid("join-"+id)),
-		chromedp.WaitVisible(tid("chat-show-spectators")))
+	bob.joinFromLobby(15*time.Second, "bob joins from the lobby", id, tid("chat-show-spectators"))
 	// bob reads in Polish: the phrase alice sends comes as a code.
 	var switched bool
 	runAsync(t, bob, 10*time.Second, `const m = await import('/js/i18n.js'); await m.setLang('pl', false); return JSON.stringify(true);`, &switched)

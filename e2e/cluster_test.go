@@ -62,7 +62,7 @@ func TestClusterBrowser(t *testing.T) {
 	bob := e2.tab("bob")
 	bob.login("bob")
 	bob.must(15*time.Second, "bob sees node 1's table in node 2's lobby", chromedp.WaitVisible(tid("join-"+id)))
-	bob.must(15*time.Second, "bob joins through node 2", chromedp.Click(tid("join-"+id)), chromedp.WaitVisible(tid("hand")))
+	bob.joinFromLobby(15*time.Second, "bob joins through node 2", id, tid("hand"))
 	moves := 0
 	for moves < 3 {
 		e2.expired("bob's first moves")

@@ -325,6 +325,29 @@ func (b *tab) screenshot(name string) string {
 
 func tid(id string) chromedp.CSS { return chromedp.CSS(`[data-testid="` + id + `"]`) }
 
+// joinFromLobby clicks table id's join button in the lobby and waits for
+// then (the table's page). The lobby's list is drawn again whenever the
+// lobby changes (a peer node coming up, a seat taken elsewhere), and a
+// redraw between chromedp's finding the button and clicking it leaves it
+// a node that is gone ("Could not find node with given id"): the click
+// did not happen, and is tried again on the new button.
+func (b *tab) joinFromLobby(timeout time.Duration, what, id string, then chromedp.CSS) {
+	b.e.t.Helper()
+	end := time.Now().Add(timeout)
+	for {
+		err := b.do(time.Until(end), chromedp.WaitVisible(tid("join-"+id)), chromedp.Click(tid("join-"+id)))
+		if err == nil || !strings.Contains(err.Error(), "Could not find node") || time.Now().After(end) {
+			if err != nil {
+				b.e.expired(b.name + ": " + what)
+				b.screenshot("failure-" + b.name)
+				b.e.t.Fatalf("%s: %s: %v", b.name, what, err)
+			}
+			break
+		}
+	}
+	b.must(time.Until(end), what, chromedp.WaitVisible(then))
+}
+
 // login opens the client and enters a name (typed with key presses).
 func (b *tab) login(name string) {
 	b.must(20*time.Second, "open and log in",
@@ -659,7 +682,7 @@ func TestTwoPlayersAndSpectator(t *testing.T) {
 	// Bob finds the table in the lobby (live list) and joins it.
 	bob.must(15*time.Second, "bob sees the table in the lobby", chromedp.WaitVisible(tid("join-"+id)))
 	bob.screenshot("lobby")
-	bob.must(15*time.Second, "bob joins from the lobby", chromedp.Click(tid("join-"+id)), chromedp.WaitVisible(tid("hand")))
+	bob.joinFromLobby(15*time.Second, "bob joins from the lobby", id, tid("hand"))
 	// Carol watches it.
 	carol.must(15*time.Second, "carol watches", chromedp.Navigate(e.base+"/#/table/"+id), chromedp.WaitVisible(tid("spectator-badge")))
 	var wg sync.WaitGroup
