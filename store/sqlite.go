@@ -42,6 +42,7 @@ type SQLite struct {
 	once    sync.Once
 
 	tail             *tail        // the event log's tail (tail.go)
+	roTail           roTail       // a read-only store's decoded tail (tail.go)
 	hold             commitHold   // the writer's commit hold (hold.go)
 	timer            *time.Timer  // the writer's timer for the hold
 	commits, entries atomic.Int64 // CommitStats

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"cardroom/game"
 	"cardroom/record"
@@ -413,13 +414,21 @@ func (s *SQLite) openTail(ctx context.Context) error {
 // store's Events): the seq of the first one that events may lack and the
 // entries from there, in order. A fold leaves entries in the tail that
 // events has too; the caller keeps what events lacks.
+//
+// The tail is decoded whole, kept for roTailFor, and shared by the reads
+// of that time: `cardroom doctor` reads every unfinished table's log, and
+// decoding the tail for each took 12 s instead of 0.4 on a running room
+// of 2,000 tables. A read of events after the tail's is still a prefix of
+// the log (see tail): events only grows, by whole runs.
 func (s *SQLite) readTailOf(ctx context.Context, table string) (first int, run []record.Entry, err error) {
-	var es []tailEntry
-	err = readTail(ctx, s.r, func(t []byte) bool { return string(t) == table }, func(e tailEntry) { es = append(es, e) })
-	if err != nil || len(es) == 0 {
+	byTable, err := s.roTail.read(ctx, s.r)
+	if err != nil {
 		return 0, nil, err
 	}
-	slices.SortFunc(es, func(a, b tailEntry) int { return a.seq - b.seq })
+	es := byTable[table]
+	if len(es) == 0 {
+		return 0, nil, nil
+	}
 	first = es[0].seq
 	for i, e := range es {
 		if e.seq != first+i {
@@ -428,6 +437,35 @@ func (s *SQLite) readTailOf(ctx context.Context, table string) (first int, run [
 		run = append(run, e.e)
 	}
 	return first, run, nil
+}
+
+// roTailFor is how long a read-only store keeps the tail it decoded.
+const roTailFor = time.Second
+
+// roTail is a read-only store's decoded tail: each table's entries, in
+// seq order.
+type roTail struct {
+	mu      sync.Mutex
+	at      time.Time
+	byTable map[string][]tailEntry
+}
+
+func (c *roTail) read(ctx context.Context, db *sql.DB) (map[string][]tailEntry, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byTable != nil && time.Since(c.at) < roTailFor {
+		return c.byTable, nil
+	}
+	at := time.Now()
+	byTable := map[string][]tailEntry{}
+	if err := readTail(ctx, db, nil, func(e tailEntry) { byTable[e.table] = append(byTable[e.table], e) }); err != nil {
+		return nil, err
+	}
+	for _, es := range byTable {
+		slices.SortFunc(es, func(a, b tailEntry) int { return a.seq - b.seq })
+	}
+	c.byTable, c.at = byTable, at
+	return byTable, nil
 }
 
 // tailEntry is an entry decoded from a tail's row.

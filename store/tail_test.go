@@ -483,3 +483,39 @@ func TestTailAdmitAfterAFailedLookup(t *testing.T) {
 		t.Errorf("table a's run from %d, %d entries; want 0, 1", first, len(run))
 	}
 }
+
+// A read-only store decodes the tail once for the reads of roTailFor (a
+// doctor reads every table's log), then again: a row added meanwhile is
+// seen once that time has passed.
+func TestTailReadOnlyKeepsItsDecodingAWhile(t *testing.T) {
+	st, path := openWith(t, SQLiteOptions{})
+	appendRound(t, st, []string{"t00"}, 0)
+	st.Close()
+	ro, err := OpenSQLiteReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	ctx := context.Background()
+	read := func() int {
+		t.Helper()
+		ev, err := ro.Events(ctx, "t00")
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkLog(t, "t00", ev, -1)
+		return len(ev)
+	}
+	if n := read(); n != 1 {
+		t.Fatalf("%d entries, want 1", n)
+	}
+	start := time.Now()
+	mustExec(t, rawDB(t, path), `INSERT INTO event_tail(id, entries) VALUES (1, ?)`, appendTailEntry(nil, "t00", 1, logEntry("t00", 1)))
+	if n := read(); n != 1 && time.Since(start) < roTailFor {
+		t.Errorf("%d entries right after the row was added: the decoded tail was not kept", n)
+	}
+	time.Sleep(roTailFor + 10*time.Millisecond)
+	if n := read(); n != 2 {
+		t.Errorf("%d entries after %v, want 2", n, roTailFor)
+	}
+}
