@@ -37,7 +37,7 @@ var eventInserts [maxInsertRows + 1]string
 
 func init() {
 	for k := 1; k <= maxInsertRows; k++ {
-		eventInserts[k] = insertRows(insertEvent, ", (?, ?, ?, ?, ?)", k)
+		eventInserts[k] = insertRows(k)
 	}
 }
 
@@ -45,8 +45,8 @@ func init() {
 // the whole transaction back instead of undoing just the statement, so
 // SQLite keeps no statement journal, which copied every page the
 // statement changed (and spilled to a temporary file past 64 KiB).
-func insertRows(one, more string, k int) string {
-	return "INSERT OR ROLLBACK" + strings.TrimPrefix(one, "INSERT") + strings.Repeat(more, k-1)
+func insertRows(k int) string {
+	return "INSERT OR ROLLBACK" + strings.TrimPrefix(insertEvent, "INSERT") + strings.Repeat(", (?, ?, ?, ?, ?)", k-1)
 }
 
 // bind makes dc, the writer's driver connection, the one the statements
@@ -59,19 +59,24 @@ func (w *eventWriter) bind(dc any) {
 	}
 }
 
-// begin, commit and abort are the transaction's ends. A failed COMMIT
-// may leave the transaction open (SQLITE_BUSY): commit rolls it back, as
-// the driver's Tx.Commit does. abort's own error is of no use: the caller
-// reports the error that made it roll back, and a ROLLBACK with no
+// inTx runs f in a transaction (BEGIN IMMEDIATE), and commits it unless
+// f fails; on any error nothing of it is committed. A failed COMMIT may
+// leave the transaction open (SQLITE_BUSY): it is rolled back, as the
+// driver's Tx.Commit does. The ROLLBACK's own error is of no use: the
+// caller reports the error that made it roll back, and a ROLLBACK with no
 // transaction open (SQLite rolled it back itself) fails harmlessly.
-func (w *eventWriter) begin() error { return w.exec("BEGIN IMMEDIATE", nil) }
-func (w *eventWriter) abort()       { w.exec("ROLLBACK", nil) }
-func (w *eventWriter) commit() error {
-	if err := w.exec("COMMIT", nil); err != nil {
-		w.abort()
+func (w *eventWriter) inTx(f func() error) error {
+	if err := w.exec("BEGIN IMMEDIATE", nil); err != nil {
 		return err
 	}
-	return nil
+	err := f()
+	if err == nil {
+		err = w.exec("COMMIT", nil)
+	}
+	if err != nil {
+		w.exec("ROLLBACK", nil)
+	}
+	return err
 }
 
 // insertTail inserts batch into event_tail as row id, inside the

@@ -361,7 +361,7 @@ func (s *SQLite) IntegrityCheck(ctx context.Context) ([]string, error) {
 	}
 	// The log's tail is the store's own encoding, which SQLite cannot
 	// check: a row that does not decode stops the next open (tail.go).
-	if err := readTail(ctx, s.r, func([]byte) bool { return false }, nil); err != nil {
+	if err := readTail(ctx, s.r, func(tailEntry) {}); err != nil {
 		out = append(out, err.Error()+" (the room will not open until it is mended)")
 	}
 	return out, nil
@@ -468,21 +468,13 @@ func (s *SQLite) commit(batch []*appendReq) {
 		err = s.tail.full() // folds work again
 	}
 	if err == nil {
-		err = s.raw(func(dc any) error {
-			s.ew.bind(dc)
+		err = s.raw(func() error {
 			var err error
 			if ok, conflicts, err = s.tail.admit(batch, s.ew.nextSeq); err != nil || len(ok) == 0 {
 				return err
 			}
 			s.txs.Add(1)
-			if err := s.ew.begin(); err != nil {
-				return err
-			}
-			if err := s.ew.insertTail(ok, s.tail.nextID); err != nil {
-				s.ew.abort()
-				return err
-			}
-			return s.ew.commit()
+			return s.ew.inTx(func() error { return s.ew.insertTail(ok, s.tail.nextID) })
 		})
 	}
 	if err != nil {
@@ -506,14 +498,18 @@ func (s *SQLite) commit(batch []*appendReq) {
 	}
 }
 
-// raw runs f on the writer's driver connection.
-func (s *SQLite) raw(f func(dc any) error) error {
+// raw runs f with the writer's statements (s.ew) bound to the writer's
+// driver connection.
+func (s *SQLite) raw(f func() error) error {
 	conn, err := s.w.Conn(context.Background())
 	if err != nil {
 		return err
 	}
 	defer conn.Close()
-	return conn.Raw(f)
+	return conn.Raw(func(dc any) error {
+		s.ew.bind(dc)
+		return f()
+	})
 }
 
 // isConflict reports a primary-key or unique violation: the key is taken.

@@ -321,20 +321,13 @@ func (s *SQLite) fold(budget int) error {
 	if cut == t.head && len(runs) == 0 {
 		return nil
 	}
-	err := s.raw(func(dc any) error {
-		s.ew.bind(dc)
-		if err := s.ew.begin(); err != nil {
-			return err
-		}
-		if err := s.ew.insertEvents(runs); err != nil {
-			s.ew.abort()
-			return err
-		}
-		if err := s.ew.exec(`DELETE FROM event_tail WHERE id < ?`, namedInt(t.rowID(cut))); err != nil {
-			s.ew.abort()
-			return err
-		}
-		return s.ew.commit()
+	err := s.raw(func() error {
+		return s.ew.inTx(func() error {
+			if err := s.ew.insertEvents(runs); err != nil {
+				return err
+			}
+			return s.ew.exec(`DELETE FROM event_tail WHERE id < ?`, []driver.NamedValue{{Ordinal: 1, Value: t.rowID(cut)}})
+		})
 	})
 	if err != nil {
 		t.errs.Add(1)
@@ -369,9 +362,6 @@ func (s *SQLite) foldAll() error {
 	return nil
 }
 
-// namedInt is a statement's one integer argument.
-func namedInt(v int64) []driver.NamedValue { return []driver.NamedValue{{Ordinal: 1, Value: v}} }
-
 // openTail folds what a previous run left in the tail (after a crash)
 // into events, before the writer starts. A row it cannot decode stops the
 // open and changes nothing: its entries may be any tables'.
@@ -382,7 +372,7 @@ func (s *SQLite) openTail(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	var entries []tailEntry
-	if err := readTail(ctx, tx, nil, func(e tailEntry) { entries = append(entries, e) }); err != nil {
+	if err := readTail(ctx, tx, func(e tailEntry) { entries = append(entries, e) }); err != nil {
 		return err
 	}
 	if len(entries) == 0 {
@@ -458,7 +448,7 @@ func (c *roTail) read(ctx context.Context, db *sql.DB) (map[string][]tailEntry, 
 	}
 	at := time.Now()
 	byTable := map[string][]tailEntry{}
-	if err := readTail(ctx, db, nil, func(e tailEntry) { byTable[e.table] = append(byTable[e.table], e) }); err != nil {
+	if err := readTail(ctx, db, func(e tailEntry) { byTable[e.table] = append(byTable[e.table], e) }); err != nil {
 		return nil, err
 	}
 	for _, es := range byTable {
@@ -475,11 +465,10 @@ type tailEntry struct {
 	e     record.Entry
 }
 
-// readTail decodes every row of event_tail, oldest first, into f (the
-// entries keep picks, see decodeTailRow).
+// readTail decodes every row of event_tail, oldest first, into f.
 func readTail(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, keep func(table []byte) bool, f func(tailEntry)) error {
+}, f func(tailEntry)) error {
 	rows, err := q.QueryContext(ctx, `SELECT id, entries FROM event_tail ORDER BY id`)
 	if err != nil {
 		return fmt.Errorf("the event log's tail: %w", err)
@@ -491,7 +480,7 @@ func readTail(ctx context.Context, q interface {
 		if err := rows.Scan(&id, &b); err != nil {
 			return fmt.Errorf("the event log's tail: row unreadable: %w", err)
 		}
-		if err := decodeTailRow(b, keep, f); err != nil {
+		if err := decodeTailRow(b, f); err != nil {
 			return fmt.Errorf("the event log's tail: row %d is damaged: %w", id, err)
 		}
 	}
@@ -521,11 +510,7 @@ func appendTailEntry(b []byte, table string, seq int, e record.Entry) []byte {
 // appendTailEntry cannot have written: a length past the row's end, a
 // seq or seat out of range, a chance flag other than 0 and 1, an empty
 // row.
-//
-// keep, if not nil, picks the entries f sees by their table (the others
-// are checked but not copied: a read-only store reads the whole tail for
-// each table's log).
-func decodeTailRow(b []byte, keep func(table []byte) bool, f func(tailEntry)) error {
+func decodeTailRow(b []byte, f func(tailEntry)) error {
 	if len(b) == 0 {
 		return errors.New("no entries")
 	}
@@ -562,9 +547,7 @@ func decodeTailRow(b []byte, keep func(table []byte) bool, f func(tailEntry)) er
 		if err != nil {
 			return fmt.Errorf("table %q, entry %d: %w", table, seq, err)
 		}
-		if keep == nil || keep(table) {
-			f(tailEntry{table: string(table), seq: int(seq), e: record.Entry{Seat: game.Seat(seat), Chance: chance, Text: string(text)}})
-		}
+		f(tailEntry{table: string(table), seq: int(seq), e: record.Entry{Seat: game.Seat(seat), Chance: chance, Text: string(text)}})
 	}
 	return nil
 }
