@@ -355,14 +355,17 @@ func (p *Postgres) writer() {
 
 // commit commits a batch and answers every request in it exactly once.
 func (p *Postgres) commit(batch []*pgAppend) {
-	written, err := p.insert(batch)
+	outcome, err := p.insert(batch)
 	if err == nil {
 		n := 0
 		for i, r := range batch {
-			if written[i] {
+			switch outcome[i] {
+			case pgWritten:
 				n++
 				r.reply <- nil
-			} else {
+			case pgOutOfOrder:
+				r.reply <- ErrConflict // as the SQLite store says it
+			default:
 				r.reply <- ErrFenced
 			}
 		}
@@ -386,12 +389,27 @@ func (p *Postgres) commit(batch []*pgAppend) {
 	}
 }
 
-// insertBatch logs a batch in one statement. Unfenced rows (epoch 0) go
-// in as they are; a fenced row goes in only if its (table, epoch) is a
-// live lease, which FOR SHARE locks until the commit, so a Claim (an
-// UPDATE of that row) waits for this transaction and a new owner that
-// reads the log after its claim sees these entries. RETURNING names the
-// rows written and the transaction's id.
+// What insertBatch did with an entry of the batch.
+const (
+	pgFenced     = iota // its lease is not live: not written
+	pgOutOfOrder        // live, but not the next entry of its log (taken, or a gap): not written
+	pgWritten
+)
+
+// insertBatch logs a batch in one statement. Unfenced rows (epoch 0) are
+// live; a fenced row is live only if its (table, epoch) is a live lease,
+// which FOR SHARE locks until the commit, so a Claim (an UPDATE of that
+// row) waits for this transaction and a new owner that reads the log
+// after its claim sees these entries. A live row goes in only if it
+// extends its table's log without a gap: its seq is the log's last plus
+// its rank among the batch's seqs of that table above the last (so a
+// batch may carry several entries of one table; two live rows with the
+// same seq both fit, and the unique key refuses the second, as it refuses
+// a row that a concurrent transaction wrote first). So the log never has
+// a hole, which Events would refuse for good, whatever a caller sends:
+// the SQLite and memory stores refuse a gap too (ErrConflict). The
+// statement returns every live row, whether it was written, and the
+// transaction's id.
 const insertBatch = `WITH b AS (
 	SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[])
 		AS b(table_id, seq, seat, chance, text, epoch)
@@ -400,22 +418,35 @@ const insertBatch = `WITH b AS (
 	WHERE (table_id, epoch) IN (SELECT table_id, epoch FROM b WHERE epoch > 0) AND expires > clock_timestamp()
 	ORDER BY table_id
 	FOR SHARE
+), live AS (
+	SELECT * FROM b WHERE epoch = 0 OR (table_id, epoch) IN (SELECT table_id, epoch FROM l)
+), last AS (
+	SELECT t.table_id, COALESCE((SELECT max(e.seq) FROM events e WHERE e.table_id = t.table_id), -1) AS last
+	FROM (SELECT DISTINCT table_id FROM live) t
+), fit AS (
+	SELECT live.* FROM (
+		SELECT live.*, live.seq - last.last = dense_rank() OVER (PARTITION BY live.table_id ORDER BY live.seq) AS fits
+		FROM live JOIN last USING (table_id) WHERE live.seq > last.last
+	) live WHERE fits
+), ins AS (
+	INSERT INTO events(table_id, seq, seat, chance, text, epoch)
+	SELECT table_id, seq, seat, chance, text, epoch FROM fit
+	RETURNING table_id, seq
 )
-INSERT INTO events(table_id, seq, seat, chance, text, epoch)
-SELECT table_id, seq, seat, chance, text, epoch FROM b
-WHERE epoch = 0 OR (table_id, epoch) IN (SELECT table_id, epoch FROM l)
-RETURNING table_id, seq, pg_current_xact_id()::text`
+SELECT live.table_id, live.seq, live.epoch, EXISTS (SELECT 1 FROM ins WHERE ins.table_id = live.table_id AND ins.seq = live.seq),
+	pg_current_xact_id()::text
+FROM live`
 
-// tableSeq names one entry of one table's log.
+// tableSeq names one entry of one table's log, as one owner sent it.
 type tableSeq struct {
-	table string
-	seq   int64
+	table      string
+	seq, epoch int64
 }
 
-// insert writes a batch in one transaction and reports which entries it
-// wrote (the others were fenced). An error means nothing was committed,
-// except ErrCommitUnknown.
-func (p *Postgres) insert(batch []*pgAppend) ([]bool, error) {
+// insert writes a batch in one transaction and reports what it did with
+// each entry (pgWritten, pgFenced, pgOutOfOrder). An error means nothing
+// was committed, except ErrCommitUnknown.
+func (p *Postgres) insert(batch []*pgAppend) ([]uint8, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), p.opt.CommitTimeout)
 	defer cancel()
 	n := len(batch)
@@ -424,13 +455,13 @@ func (p *Postgres) insert(batch []*pgAppend) ([]bool, error) {
 	at := make(map[tableSeq]int, n)
 	for i, r := range batch {
 		tables[i], seqs[i], seats[i], chances[i], texts[i], epochs[i] = r.table, int64(r.seq), int64(r.e.Seat), int64(b2i(r.e.Chance)), r.e.Text, r.epoch
-		at[tableSeq{r.table, int64(r.seq)}] = i
+		at[tableSeq{r.table, int64(r.seq), r.epoch}] = i
 	}
 	tx, err := p.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	written := make([]bool, n)
+	outcome := make([]uint8, n) // pgFenced unless the statement returns the row
 	xid, some, err := func() (string, bool, error) {
 		rows, err := tx.QueryContext(ctx, insertBatch, tables, seqs, seats, chances, texts, epochs)
 		if err != nil {
@@ -441,12 +472,16 @@ func (p *Postgres) insert(batch []*pgAppend) ([]bool, error) {
 		some := false
 		for rows.Next() {
 			var t string
-			var seq int64
-			if err := rows.Scan(&t, &seq, &xid); err != nil {
+			var seq, epoch int64
+			var wrote bool
+			if err := rows.Scan(&t, &seq, &epoch, &wrote, &xid); err != nil {
 				return "", false, err
 			}
-			if i, ok := at[tableSeq{t, seq}]; ok {
-				written[i], some = true, true
+			if i, ok := at[tableSeq{t, seq, epoch}]; ok {
+				outcome[i] = pgOutOfOrder
+				if wrote {
+					outcome[i], some = pgWritten, true
+				}
 			}
 		}
 		return xid, some, rows.Err()
@@ -454,7 +489,7 @@ func (p *Postgres) insert(batch []*pgAppend) ([]bool, error) {
 	if err != nil || !some {
 		// Nothing was sent for commit: nothing is committed.
 		tx.Rollback()
-		return written, err
+		return outcome, err
 	}
 	if p.testCommit != nil {
 		err = p.testCommit(tx)
@@ -462,7 +497,7 @@ func (p *Postgres) insert(batch []*pgAppend) ([]bool, error) {
 		err = tx.Commit()
 	}
 	if err == nil {
-		return written, nil
+		return outcome, nil
 	}
 	// The commit failed or its answer was lost: ask the database.
 	p.resolved.Add(1)
@@ -471,7 +506,7 @@ func (p *Postgres) insert(batch []*pgAppend) ([]bool, error) {
 	case rerr != nil:
 		return nil, fmt.Errorf("%w: commit: %v; status: %v", ErrCommitUnknown, err, rerr)
 	case committed:
-		return written, nil
+		return outcome, nil
 	default:
 		return nil, err
 	}

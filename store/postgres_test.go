@@ -428,6 +428,65 @@ func TestPostgresMigrations(t *testing.T) {
 	}
 }
 
+// TestPostgresBatchOrder: a batch's entries go in only where they extend
+// their table's log without a hole, as in the SQLite store
+// (TestBatchConflictFailsAlone): a seq already logged and a seq that skips
+// ahead are ErrConflict, alone, and the rest commits in the same
+// transaction, including a table's entries sent out of order; an entry
+// whose lease is not live is ErrFenced. Before, the batch inserted a
+// skipping entry, and Events then refused the table's log for good.
+func TestPostgresBatchOrder(t *testing.T) {
+	p := needPG(t)
+	ctx := context.Background()
+	if err := p.Append(ctx, "c", 0, record.Entry{Text: "play 1S"}); err != nil {
+		t.Fatal(err)
+	}
+	req := func(table string, seq int, epoch int64, text string) *pgAppend {
+		r := &pgAppend{appendReq: appendReq{table: table, seq: seq, e: record.Entry{Text: text}, reply: make(chan error, 1)}, epoch: epoch}
+		r.state.Store(reqTaken)
+		return r
+	}
+	batch := []*pgAppend{
+		req("c", 1, 0, "play 2S"),
+		req("c", 0, 0, "dup"),
+		req("d", 0, 0, "play 3S"),
+		req("d", 2, 0, "gap"),
+		req("c", 2, 0, "play 4S"),
+		req("e", 1, 0, "gap from the start"),
+		req("w", 1, 0, "second"),
+		req("w", 0, 0, "first"),
+		req("f", 0, 99, "no lease"),
+	}
+	commits, _, _ := p.CommitStats()
+	p.commit(batch)
+	if n, _, _ := p.CommitStats(); n != commits+1 {
+		t.Errorf("batch with conflicts: %d commits, want 1", n-commits)
+	}
+	for i, want := range []error{nil, ErrConflict, nil, ErrConflict, nil, ErrConflict, nil, nil, ErrFenced} {
+		if err := <-batch[i].reply; !errors.Is(err, want) || (want == nil && err != nil) {
+			t.Errorf("entry %d (%s %d): %v, want %v", i, batch[i].table, batch[i].seq, err, want)
+		}
+	}
+	for table, want := range map[string]string{"c": "play 1S,play 2S,play 4S", "d": "play 3S", "e": "", "w": "first,second", "f": ""} {
+		ev, err := p.Events(ctx, table)
+		var got []string
+		for _, e := range ev {
+			got = append(got, e.Text)
+		}
+		if err != nil || strings.Join(got, ",") != want {
+			t.Errorf("events of %s = %q, %v; want %q", table, got, err, want)
+		}
+	}
+	// A gap through Append, alone in its batch: refused, and the next
+	// entry is still welcome.
+	if err := p.Append(ctx, "d", 5, record.Entry{Text: "gap"}); !errors.Is(err, ErrConflict) {
+		t.Errorf("append past the end: %v, want ErrConflict", err)
+	}
+	if err := p.Append(ctx, "d", 1, record.Entry{Text: "play 5S"}); err != nil {
+		t.Errorf("the next entry after a refused gap: %v", err)
+	}
+}
+
 // TestPostgresAppendInput: an entry PostgreSQL could not store (it would
 // fail the whole group commit it joined) is refused alone, with a clear
 // error, and nothing is written; a good entry after it commits.

@@ -126,7 +126,8 @@ type Store interface {
 	// while its entry is still queued gets ctx's error and the entry is
 	// dropped; once the store has started committing the entry, Append
 	// waits for the outcome whatever ctx says, because the table must know
-	// whether its log holds the step. A seq already logged is ErrConflict.
+	// whether its log holds the step. A seq already logged, or past the
+	// log's end (it would leave a gap), is ErrConflict.
 	Append(ctx context.Context, table string, seq int, e record.Entry) error
 	// Events returns a table's whole event log in order, or an error if it
 	// cannot: a missing entry (a gap), an entry that does not make sense

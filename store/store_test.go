@@ -57,6 +57,9 @@ func TestStoreContract(t *testing.T) {
 			if err := st.Append(ctx, "t1", 1, record.Entry{Seat: 0, Text: "dup"}); !errors.Is(err, ErrConflict) {
 				t.Errorf("duplicate seq: %v, want ErrConflict", err)
 			}
+			if err := st.Append(ctx, "t1", 3, record.Entry{Seat: 0, Text: "gap"}); !errors.Is(err, ErrConflict) {
+				t.Errorf("seq past the end (a gap): %v, want ErrConflict", err)
+			}
 			ev, err := st.Events(ctx, "t1")
 			if err != nil || len(ev) != 2 || ev[0].Text != "deal\n0: 1S" || !ev[0].Chance || ev[1].Seat != 1 {
 				t.Errorf("events = %+v, %v", ev, err)
