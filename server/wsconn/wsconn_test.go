@@ -454,6 +454,10 @@ func (f *fakeConn) SetWriteDeadline(time.Time) error {
 	return nil
 }
 
+// SetReadDeadline is called by fail before it drains what the peer sent
+// after a protocol violation.
+func (f *fakeConn) SetReadDeadline(time.Time) error { return nil }
+
 // FuzzRead: any byte stream is read without a panic, every message read
 // is within the limit, and a valid frame built from the input reads back
 // exactly.
