@@ -2,7 +2,9 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -35,11 +37,15 @@ func (b *tab) hash() string {
 // without jokers says 150, not the default 500, and has no jokers section;
 // the module's rules for a table with jokers, and the general rules (no
 // table), have it, the general ones under "when the table plays with them".
+// The panel says the table's go-out bonus and end of the stock too, and in
+// every language the rules say each house rule the table plays and not the
+// default (rulesCases), the general rules the defaults with what a table
+// may agree instead.
 func TestNavRulesMatchTable(t *testing.T) {
 	e := newEnv(t)
 	b := e.tab("alice")
 	b.login("alice")
-	b.createTable("rum500", 3, map[string]string{"target": "150", "jokers": "0"}, nil)
+	b.createTable("rum500", 3, map[string]string{"target": "150", "jokers": "0", "go_out_bonus": "25", "stock_exhausted": "end_immediately"}, nil)
 	b.must(10*time.Second, "the rules panel", chromedp.Click(tid("tab-rules")), chromedp.WaitVisible(tid("help-rules")))
 	txt, err := eval[string](b, `document.querySelector('[data-testid=help-rules]').textContent`)
 	if err != nil {
@@ -50,6 +56,18 @@ func TestNavRulesMatchTable(t *testing.T) {
 	}
 	if strings.Contains(strings.ToLower(txt), "joker") {
 		t.Errorf("the rules of a table without jokers mention them: %.300q", txt)
+	}
+	// The table's options as the server completed them: its bonus and its
+	// end of the stock, not the defaults nor a note of what may be agreed.
+	for _, want := range []string{"Whoever goes out scores 25 extra points", "The hand ends as soon as the stock runs out"} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("the rules of a table with a 25-point bonus that ends when the stock runs out lack %q: %q", want, txt)
+		}
+	}
+	for _, not := range []string{"There is no bonus", "If the stock is empty at the start of your turn", "A table may agree"} {
+		if strings.Contains(txt, not) {
+			t.Errorf("the rules of a table with a 25-point bonus that ends when the stock runs out say %q: %q", not, txt)
+		}
 	}
 	// The same hook for a table with jokers and for no table at all.
 	got, err := evalAsync[[]string](b, `import('./js/games.js').then((g) => [g.helpText('rum500', 'rules', {target: '300', jokers: '2'}), g.helpText('rum500', 'rules')])`)
@@ -96,7 +114,146 @@ func TestNavRulesMatchTable(t *testing.T) {
 			t.Errorf("%s: the general rules say %q", k, txt)
 		}
 	}
+	checkRulesCases(t, b)
 	e.checkJS()
+}
+
+// ruleCase is a table's options (nil: no table, the general rules) and the
+// texts its rules must say and must not say, as keys of the game's
+// translation files ("key|n": the key's text for the count n).
+type ruleCase struct {
+	Name    string            `json:"-"`
+	Game    string            `json:"game"`
+	Options map[string]string `json:"options"`
+	Say     []string          `json:"say"`
+	Not     []string          `json:"not"`
+}
+
+// rulesCases are the house rules of 500 Rum and Pis Yedili that the rules
+// say in their own words: every value of each option is said by one case
+// and not said by another. A case's Not is every other text of the same
+// rules (and the notes of what a table may agree, which only the general
+// rules say).
+func rulesCases() []ruleCase {
+	type game struct {
+		name         string
+		rules, notes []string
+	}
+	rum := game{"rum500",
+		[]string{"tie", "tie_play_on", "take", "take_top_free", "stock", "stock_end", "stock_turn_over", "out", "out_discard", "bonus"},
+		[]string{"tie_note", "take_note", "stock_note", "out_note", "bonus_note"}}
+	pis := game{"pisyedili",
+		[]string{"jack", "jack_not_on_jack", "jack_match", "jack_match_not_on_jack", "draw", "draw_play_any", "draw_until", "draw_until_play_any",
+			"penalty", "penalty_play_on", "after_joker", "after_joker_free", "finish", "finish_effects"},
+		[]string{"jack_note", "draw_note", "penalty_note", "after_joker_note", "finish_note"}}
+	mk := func(g game, name string, options map[string]string, say ...string) ruleCase {
+		c := ruleCase{Name: g.name + " " + name, Game: g.name, Options: options}
+		said := map[string]bool{}
+		for _, k := range say {
+			said[strings.SplitN(k, "|", 2)[0]] = true
+			c.Say = append(c.Say, g.name+".rules_"+k)
+		}
+		for _, k := range append(append([]string(nil), g.rules...), g.notes...) {
+			if !said[k] {
+				c.Not = append(c.Not, g.name+".rules_"+k)
+			}
+		}
+		return c
+	}
+	// The options as the server sends them: complete, the defaults filled in.
+	rumDefaults := map[string]string{"decks": "1", "go_out_bonus": "0", "jokers": "0", "must_discard_to_go_out": "false", "players": "3",
+		"stock_exhausted": "end_when_declined", "target": "500", "tie_resolution": "shared", "top_discard_free": "false", "two_player_hand": "13"}
+	pisDefaults := map[string]string{"draw_until_playable": "false", "finishing_card_effects": "false", "hands": "4", "jack_on_jack": "true",
+		"jack_wild": "true", "joker_follow": "transparent", "jokers": "true", "penalty_ends_turn": "true", "play_any_after_draw": "false",
+		"players": "4", "seven_stack": "linear", "ten_mode": "bounce"}
+	with := func(base map[string]string, kv ...string) map[string]string {
+		m := maps.Clone(base)
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	return []ruleCase{
+		mk(rum, "general", nil, "tie", "tie_note", "take", "take_note", "stock", "stock_note", "out", "out_note", "bonus", "bonus_note"),
+		mk(rum, "defaults", rumDefaults, "tie", "take", "stock", "out", "bonus"),
+		mk(rum, "house rules", with(rumDefaults, "target", "150", "two_player_hand", "10", "go_out_bonus", "25", "top_discard_free", "true",
+			"must_discard_to_go_out", "true", "stock_exhausted", "turn_over_discards", "tie_resolution", "play_on"),
+			"tie_play_on", "take_top_free", "stock_turn_over", "out_discard", "bonus_n|25"),
+		mk(rum, "stock_exhausted=end_immediately go_out_bonus=1", with(rumDefaults, "stock_exhausted", "end_immediately", "go_out_bonus", "1"), "tie", "take", "stock_end", "out", "bonus_n|1"),
+		mk(pis, "general", nil, "jack", "jack_note", "draw", "draw_note", "penalty", "penalty_note", "after_joker", "after_joker_note", "finish", "finish_note"),
+		mk(pis, "defaults", pisDefaults, "jack", "draw", "penalty", "after_joker", "finish"),
+		// Without jokers, nothing follows a joker: its rule goes.
+		mk(pis, "house rules, no jokers", with(pisDefaults, "jokers", "false", "jack_wild", "false", "jack_on_jack", "false", "draw_until_playable", "true",
+			"play_any_after_draw", "true", "penalty_ends_turn", "false", "finishing_card_effects", "true", "joker_follow", "any"),
+			"jack_match_not_on_jack", "draw_until_play_any", "penalty_play_on", "finish_effects"),
+		mk(pis, "jack_on_jack=false joker_follow=any play_any_after_draw=true", with(pisDefaults, "jack_on_jack", "false", "joker_follow", "any", "play_any_after_draw", "true"),
+			"jack_not_on_jack", "draw_play_any", "penalty", "after_joker_free", "finish"),
+		mk(pis, "jack_wild=false draw_until_playable=true", with(pisDefaults, "jack_wild", "false", "draw_until_playable", "true"), "jack_match", "draw_until", "penalty", "after_joker", "finish"),
+	}
+}
+
+// checkRulesCases renders every rulesCases case in every language and
+// checks that its rules say each of its Say texts and none of its Not. A
+// text that is a key (untranslated), empty, or a Not inside a Say (so that
+// the two checks could not both pass) fails the test itself.
+func checkRulesCases(t *testing.T, b *tab) {
+	t.Helper()
+	cases := rulesCases()
+	js, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type rendered struct {
+		Lang string   `json:"lang"`
+		Text string   `json:"text"`
+		Say  []string `json:"say"`
+		Not  []string `json:"not"`
+	}
+	got, err := evalAsync[[]rendered](b, `(async () => {
+	  const i = await import('./js/i18n.js');
+	  const g = await import('./js/games.js');
+	  const cases = `+string(js)+`;
+	  const text = (k) => { const [key, n] = k.split('|'); return n === undefined ? i.t(key) : i.t(key, {n: Number(n)}); };
+	  const out = [];
+	  for (const lang of ['en', 'pl', 'cs', 'tr']) {
+	    await i.setLang(lang, false);
+	    for (const c of cases) out.push({lang, text: g.helpText(c.game, 'rules', c.options), say: c.say.map(text), not: c.not.map(text)});
+	  }
+	  await i.setLang('en', false);
+	  return out;
+	})()`)
+	if err != nil || len(got) != 4*len(cases) {
+		t.Fatalf("the house rules in every language: %d texts for %d cases: %v", len(got), len(cases), err)
+	}
+	for j, r := range got {
+		c := cases[j%len(cases)]
+		name := r.Lang + " " + c.Name
+		if strings.Contains(r.Text, "{") || strings.Contains(r.Text, "\n-\n") || strings.HasSuffix(r.Text, "\n-") {
+			t.Errorf("%s: the rules leave a placeholder or an empty item: %q", name, r.Text)
+		}
+		for k, s := range r.Say {
+			key := strings.SplitN(c.Say[k], "|", 2)[0]
+			if strings.TrimSpace(s) == "" || s == key {
+				t.Fatalf("%s: %q is not translated: %q", name, c.Say[k], s)
+			}
+			if !strings.Contains(r.Text, s) {
+				t.Errorf("%s: the rules do not say %s %q: %q", name, c.Say[k], s, r.Text)
+			}
+		}
+		for k, s := range r.Not {
+			if strings.TrimSpace(s) == "" || s == c.Not[k] {
+				t.Fatalf("%s: %q is not translated: %q", name, c.Not[k], s)
+			}
+			for l, say := range r.Say {
+				if strings.Contains(say, s) {
+					t.Fatalf("%s: %s %q is part of %s %q: the test cannot tell them apart", name, c.Not[k], s, c.Say[l], say)
+				}
+			}
+			if strings.Contains(r.Text, s) {
+				t.Errorf("%s: the rules say %s %q: %q", name, c.Not[k], s, r.Text)
+			}
+		}
+	}
 }
 
 func tail(s string, n int) string {

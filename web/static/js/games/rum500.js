@@ -587,13 +587,31 @@ function describeEntry(e, ctx) {
   }
 }
 
-// rulesText is the rules of this table's options: its target and
-// two-player hand, and the jokers only when it plays with them. Without a
-// table (options null) the rules say the defaults and the jokers come
-// under a "when the table plays with them" heading.
+// said is one rule in the rules' words: with a table (options) the text of
+// key, the rule the table plays; without one the default rule's text
+// (dflt) and its note of what a table may agree instead (dflt + "_note").
+function said(options, dflt, key) {
+  return options ? t(key) : t(dflt) + ' ' + t(dflt + '_note');
+}
+
+// rulesText is the rules of this table's options: its target, two-player
+// hand, ties, taking the top card, going out, the end of the stock and the
+// going-out bonus, and the jokers only when it plays with them. Without a
+// table (options null) the rules say the defaults, each with a note of
+// what a table may agree instead, and the jokers come under a "when the
+// table plays with them" heading.
 function rulesText(options) {
   const o = options || {};
-  const text = t('rum500.rules', { target: o.target || '500', two_hand: o.two_player_hand || '13' });
+  const bonus = parseInt(o.go_out_bonus, 10) || 0;
+  const stock = { end_immediately: 'rum500.rules_stock_end', turn_over_discards: 'rum500.rules_stock_turn_over' };
+  const text = t('rum500.rules', {
+    target: o.target || '500', two_hand: o.two_player_hand || '13',
+    tie_rule: said(options, 'rum500.rules_tie', o.tie_resolution === 'play_on' ? 'rum500.rules_tie_play_on' : 'rum500.rules_tie'),
+    take_rule: said(options, 'rum500.rules_take', String(o.top_discard_free) === 'true' ? 'rum500.rules_take_top_free' : 'rum500.rules_take'),
+    stock_rule: said(options, 'rum500.rules_stock', stock[o.stock_exhausted] || 'rum500.rules_stock'),
+    out_rule: said(options, 'rum500.rules_out', String(o.must_discard_to_go_out) === 'true' ? 'rum500.rules_out_discard' : 'rum500.rules_out'),
+    bonus_rule: bonus > 0 && options ? t('rum500.rules_bonus_n', { n: bonus }) : said(options, 'rum500.rules_bonus', 'rum500.rules_bonus'),
+  });
   const jokers = '\n\n## %s\n' + t('rum500.rules_jokers');
   if (!options) return text + jokers.replace('%s', t('rum500.rules_jokers_maybe'));
   return +o.jokers > 0 ? text + jokers.replace('%s', t('rum500.rules_jokers_h')) : text;
