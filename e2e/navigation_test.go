@@ -144,8 +144,8 @@ func rulesCases() []ruleCase {
 		[]string{"tie_note", "take_note", "stock_note", "out_note", "bonus_note"}}
 	pis := game{"pisyedili",
 		[]string{"jack", "jack_not_on_jack", "jack_match", "jack_match_not_on_jack", "draw", "draw_play_any", "draw_until", "draw_until_play_any",
-			"penalty", "penalty_play_on", "after_joker", "after_joker_free", "finish", "finish_effects"},
-		[]string{"jack_note", "draw_note", "penalty_note", "after_joker_note", "finish_note"}}
+			"penalty", "penalty_play_on", "after_joker", "after_joker_free", "finish", "finish_effects", "seven", "seven_doubling", "ten", "ten_reverse"},
+		[]string{"jack_note", "draw_note", "penalty_note", "after_joker_note", "finish_note", "seven_note", "ten_note"}}
 	mk := func(g game, name string, options map[string]string, say ...string) ruleCase {
 		c := ruleCase{Name: g.name + " " + name, Game: g.name, Options: options}
 		said := map[string]bool{}
@@ -180,15 +180,18 @@ func rulesCases() []ruleCase {
 			"must_discard_to_go_out", "true", "stock_exhausted", "turn_over_discards", "tie_resolution", "play_on"),
 			"tie_play_on", "take_top_free", "stock_turn_over", "out_discard", "bonus_n|25"),
 		mk(rum, "stock_exhausted=end_immediately go_out_bonus=1", with(rumDefaults, "stock_exhausted", "end_immediately", "go_out_bonus", "1"), "tie", "take", "stock_end", "out", "bonus_n|1"),
-		mk(pis, "general", nil, "jack", "jack_note", "draw", "draw_note", "penalty", "penalty_note", "after_joker", "after_joker_note", "finish", "finish_note"),
-		mk(pis, "defaults", pisDefaults, "jack", "draw", "penalty", "after_joker", "finish"),
+		mk(pis, "general", nil, "jack", "jack_note", "draw", "draw_note", "penalty", "penalty_note", "after_joker", "after_joker_note", "finish", "finish_note",
+			"seven", "seven_note", "ten", "ten_note"),
+		mk(pis, "defaults", pisDefaults, "jack", "draw", "penalty", "after_joker", "finish", "seven", "ten"),
 		// Without jokers, nothing follows a joker: its rule goes.
 		mk(pis, "house rules, no jokers", with(pisDefaults, "jokers", "false", "jack_wild", "false", "jack_on_jack", "false", "draw_until_playable", "true",
 			"play_any_after_draw", "true", "penalty_ends_turn", "false", "finishing_card_effects", "true", "joker_follow", "any"),
-			"jack_match_not_on_jack", "draw_until_play_any", "penalty_play_on", "finish_effects"),
-		mk(pis, "jack_on_jack=false joker_follow=any play_any_after_draw=true", with(pisDefaults, "jack_on_jack", "false", "joker_follow", "any", "play_any_after_draw", "true"),
-			"jack_not_on_jack", "draw_play_any", "penalty", "after_joker_free", "finish"),
-		mk(pis, "jack_wild=false draw_until_playable=true", with(pisDefaults, "jack_wild", "false", "draw_until_playable", "true"), "jack_match", "draw_until", "penalty", "after_joker", "finish"),
+			"jack_match_not_on_jack", "draw_until_play_any", "penalty_play_on", "finish_effects", "seven", "ten"),
+		mk(pis, "jack_on_jack=false joker_follow=any play_any_after_draw=true seven_stack=doubling", with(pisDefaults, "jack_on_jack", "false", "joker_follow", "any",
+			"play_any_after_draw", "true", "seven_stack", "doubling"),
+			"jack_not_on_jack", "draw_play_any", "penalty", "after_joker_free", "finish", "seven_doubling", "ten"),
+		mk(pis, "jack_wild=false draw_until_playable=true ten_mode=reverse", with(pisDefaults, "jack_wild", "false", "draw_until_playable", "true", "ten_mode", "reverse"),
+			"jack_match", "draw_until", "penalty", "after_joker", "finish", "seven", "ten_reverse"),
 	}
 }
 
