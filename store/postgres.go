@@ -357,21 +357,27 @@ func (p *Postgres) writer() {
 func (p *Postgres) commit(batch []*pgAppend) {
 	outcome, err := p.insert(batch)
 	if err == nil {
+		// Counted before any reply: a caller that has its answer sees
+		// the commit in CommitStats.
 		n := 0
+		for _, o := range outcome {
+			if o == pgWritten {
+				n++
+			}
+		}
+		if n > 0 {
+			p.commits.Add(1)
+			p.entries.Add(int64(n))
+		}
 		for i, r := range batch {
 			switch outcome[i] {
 			case pgWritten:
-				n++
 				r.reply <- nil
 			case pgOutOfOrder:
 				r.reply <- ErrConflict // as the SQLite store says it
 			default:
 				r.reply <- ErrFenced
 			}
-		}
-		if n > 0 {
-			p.commits.Add(1)
-			p.entries.Add(int64(n))
 		}
 		return
 	}
