@@ -426,9 +426,10 @@ const insertBatch = `WITH b AS (
 	FOR SHARE
 ), live AS (
 	SELECT * FROM b WHERE epoch = 0 OR (table_id, epoch) IN (SELECT table_id, epoch FROM l)
-), last AS (
-	SELECT t.table_id, COALESCE((SELECT max(e.seq) FROM events e WHERE e.table_id = t.table_id), -1) AS last
+), last AS MATERIALIZED (
+	SELECT t.table_id, COALESCE(m.seq, -1) AS last
 	FROM (SELECT DISTINCT table_id FROM live) t
+	LEFT JOIN LATERAL (SELECT e.seq FROM events e WHERE e.table_id = t.table_id ORDER BY e.seq DESC LIMIT 1) m ON true
 ), fit AS (
 	SELECT live.* FROM (
 		SELECT live.*, live.seq - last.last = dense_rank() OVER (PARTITION BY live.table_id ORDER BY live.seq) AS fits
