@@ -78,6 +78,20 @@ export function dropEmptyItems(text) {
   return text.split('\n').filter((l) => l.trim() !== '-').join('\n');
 }
 
+// ruleSaid is one house rule of a rules text (rulesText) in the rules'
+// words: with a table (options) the text of key, the rule the table plays;
+// without one the default rule's text (dflt) and its note of what a table
+// may agree instead (dflt + "_note").
+export function ruleSaid(options, dflt, key) {
+  return options ? t(key) : t(dflt) + ' ' + t(dflt + '_note');
+}
+
+// optionFlag reads a switch of a table's options ("true", "false"), dflt
+// when unset.
+export function optionFlag(v, dflt) {
+  return v === undefined || v === null || v === '' ? dflt : String(v) === 'true';
+}
+
 // describeMove says a move of the game in words (the raw text when the game
 // has no words for it).
 export function describeMove(name, text) {

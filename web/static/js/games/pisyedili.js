@@ -3,7 +3,7 @@ import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
 import { cardEl, seatName, flipEl } from '../pieces.js';
 import { sortCards, suitIcon, rankOf } from '../cards.js';
-import { register } from '../games.js';
+import { register, ruleSaid, optionFlag } from '../games.js';
 
 // The pending chain (docs/games/pisyedili.md): kind, count k, and the cards
 // a penalty takes.
@@ -305,16 +305,6 @@ function describe(text) {
   }
 }
 
-// said is one rule in the rules' words: with a table (options) the text of
-// key, the rule the table plays; without one the default rule's text
-// (dflt) and its note of what a table may agree instead (dflt + "_note").
-function said(options, dflt, key) {
-  return options ? t(key) : t(dflt) + ' ' + t(dflt + '_note');
-}
-
-// flag reads a switch of the options ("true", "false"), dflt when unset.
-const flag = (v, dflt) => (v === undefined || v === null || v === '' ? dflt : String(v) === 'true');
-
 // rulesText is the rules of this table's options: its number of hands,
 // whether it plays with the jokers (without them, the joker's rules go),
 // how a seven chain grows and what a 10 does, where a jack may go, what a
@@ -325,13 +315,13 @@ function rulesText(options) {
   const o = options || {};
   const n = parseInt(o.hands, 10);
   const jokers = options ? o.jokers !== 'false' : null;
-  const jackWild = flag(o.jack_wild, true);
-  const jackOnJack = flag(o.jack_on_jack, true);
+  const jackWild = optionFlag(o.jack_wild, true);
+  const jackOnJack = optionFlag(o.jack_on_jack, true);
   const jack = jackWild
     ? (jackOnJack ? 'pisyedili.rules_jack' : 'pisyedili.rules_jack_not_on_jack')
     : (jackOnJack ? 'pisyedili.rules_jack_match' : 'pisyedili.rules_jack_match_not_on_jack');
-  const until = flag(o.draw_until_playable, false);
-  const anyCard = flag(o.play_any_after_draw, false);
+  const until = optionFlag(o.draw_until_playable, false);
+  const anyCard = optionFlag(o.play_any_after_draw, false);
   const draw = until
     ? (anyCard ? 'pisyedili.rules_draw_until_play_any' : 'pisyedili.rules_draw_until')
     : (anyCard ? 'pisyedili.rules_draw_play_any' : 'pisyedili.rules_draw');
@@ -339,14 +329,14 @@ function rulesText(options) {
     goal: n > 0 ? t('pisyedili.rules_goal', { n }) : t('pisyedili.rules_goal_any'),
     decks: jokers === null ? t('pisyedili.rules_decks_any') : jokers ? t('pisyedili.rules_decks_jokers') : t('pisyedili.rules_decks_none'),
     joker_rule: jokers === false ? '' : t('pisyedili.rules_joker'),
-    seven_rule: said(options, 'pisyedili.rules_seven', o.seven_stack === 'doubling' ? 'pisyedili.rules_seven_doubling' : 'pisyedili.rules_seven'),
-    ten_rule: said(options, 'pisyedili.rules_ten', o.ten_mode === 'reverse' ? 'pisyedili.rules_ten_reverse' : 'pisyedili.rules_ten'),
-    jack_rule: said(options, 'pisyedili.rules_jack', jack),
-    draw_rule: said(options, 'pisyedili.rules_draw', draw),
-    penalty_rule: said(options, 'pisyedili.rules_penalty', flag(o.penalty_ends_turn, true) ? 'pisyedili.rules_penalty' : 'pisyedili.rules_penalty_play_on'),
+    seven_rule: ruleSaid(options, 'pisyedili.rules_seven', o.seven_stack === 'doubling' ? 'pisyedili.rules_seven_doubling' : 'pisyedili.rules_seven'),
+    ten_rule: ruleSaid(options, 'pisyedili.rules_ten', o.ten_mode === 'reverse' ? 'pisyedili.rules_ten_reverse' : 'pisyedili.rules_ten'),
+    jack_rule: ruleSaid(options, 'pisyedili.rules_jack', jack),
+    draw_rule: ruleSaid(options, 'pisyedili.rules_draw', draw),
+    penalty_rule: ruleSaid(options, 'pisyedili.rules_penalty', optionFlag(o.penalty_ends_turn, true) ? 'pisyedili.rules_penalty' : 'pisyedili.rules_penalty_play_on'),
     after_joker_rule: jokers === false ? ''
-      : said(options, 'pisyedili.rules_after_joker', o.joker_follow === 'any' ? 'pisyedili.rules_after_joker_free' : 'pisyedili.rules_after_joker'),
-    finish_rule: said(options, 'pisyedili.rules_finish', flag(o.finishing_card_effects, false) ? 'pisyedili.rules_finish_effects' : 'pisyedili.rules_finish'),
+      : ruleSaid(options, 'pisyedili.rules_after_joker', o.joker_follow === 'any' ? 'pisyedili.rules_after_joker_free' : 'pisyedili.rules_after_joker'),
+    finish_rule: ruleSaid(options, 'pisyedili.rules_finish', optionFlag(o.finishing_card_effects, false) ? 'pisyedili.rules_finish_effects' : 'pisyedili.rules_finish'),
   });
 }
 

@@ -10,7 +10,7 @@ import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
 import { cardEl, seatName, flipEl } from '../pieces.js';
 import { sortCards, SUIT_COLOR, sameCards, suitIcon } from '../cards.js';
-import { register } from '../games.js';
+import { register, ruleSaid, optionFlag } from '../games.js';
 
 // The view (docs/games/rum500.md): pile bottom → top, stock a size, melds
 // with their number, cards (JK for a joker), the cards they stand for and
@@ -587,13 +587,6 @@ function describeEntry(e, ctx) {
   }
 }
 
-// said is one rule in the rules' words: with a table (options) the text of
-// key, the rule the table plays; without one the default rule's text
-// (dflt) and its note of what a table may agree instead (dflt + "_note").
-function said(options, dflt, key) {
-  return options ? t(key) : t(dflt) + ' ' + t(dflt + '_note');
-}
-
 // rulesText is the rules of this table's options: its target, two-player
 // hand, ties, taking the top card, going out, the end of the stock and the
 // going-out bonus, and the jokers only when it plays with them. Without a
@@ -606,11 +599,11 @@ function rulesText(options) {
   const stock = { end_immediately: 'rum500.rules_stock_end', turn_over_discards: 'rum500.rules_stock_turn_over' };
   const text = t('rum500.rules', {
     target: o.target || '500', two_hand: o.two_player_hand || '13',
-    tie_rule: said(options, 'rum500.rules_tie', o.tie_resolution === 'play_on' ? 'rum500.rules_tie_play_on' : 'rum500.rules_tie'),
-    take_rule: said(options, 'rum500.rules_take', String(o.top_discard_free) === 'true' ? 'rum500.rules_take_top_free' : 'rum500.rules_take'),
-    stock_rule: said(options, 'rum500.rules_stock', stock[o.stock_exhausted] || 'rum500.rules_stock'),
-    out_rule: said(options, 'rum500.rules_out', String(o.must_discard_to_go_out) === 'true' ? 'rum500.rules_out_discard' : 'rum500.rules_out'),
-    bonus_rule: bonus > 0 && options ? t('rum500.rules_bonus_n', { n: bonus }) : said(options, 'rum500.rules_bonus', 'rum500.rules_bonus'),
+    tie_rule: ruleSaid(options, 'rum500.rules_tie', o.tie_resolution === 'play_on' ? 'rum500.rules_tie_play_on' : 'rum500.rules_tie'),
+    take_rule: ruleSaid(options, 'rum500.rules_take', optionFlag(o.top_discard_free, false) ? 'rum500.rules_take_top_free' : 'rum500.rules_take'),
+    stock_rule: ruleSaid(options, 'rum500.rules_stock', stock[o.stock_exhausted] || 'rum500.rules_stock'),
+    out_rule: ruleSaid(options, 'rum500.rules_out', optionFlag(o.must_discard_to_go_out, false) ? 'rum500.rules_out_discard' : 'rum500.rules_out'),
+    bonus_rule: bonus > 0 && options ? t('rum500.rules_bonus_n', { n: bonus }) : ruleSaid(options, 'rum500.rules_bonus', 'rum500.rules_bonus'),
   });
   const jokers = '\n\n## %s\n' + t('rum500.rules_jokers');
   if (!options) return text + jokers.replace('%s', t('rum500.rules_jokers_maybe'));
