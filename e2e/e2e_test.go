@@ -149,8 +149,15 @@ func serve(t *testing.T, cfg server.Config) string {
 // newEnv starts a server and gives the test the shared browser; tweaks
 // adjust the server's config (e.g. fixed table seeds, to reach a known
 // deal).
+//
+// The test runs in parallel with the package's others (go test's
+// -parallel, the number of cores by default): each has its own server and
+// its own browser contexts, so nothing is shared but the browser process,
+// and the tests mostly wait on the page. On 2 cores the package took 198 s
+// this way against 309 s one test at a time; more at once gained nothing.
 func newEnv(t *testing.T, tweaks ...func(*server.Config)) *env {
 	t.Helper()
+	t.Parallel()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") != "" {
 			// CI installs Chromium (.ci/run): a missing browser there is a
