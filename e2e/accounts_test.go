@@ -78,6 +78,29 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 	if code, _ := eval[string](c, `(window.cardroom.errors.at(-1) || {}).code`); code != "bad_credentials" {
 		t.Errorf("wrong password: error %q, want bad_credentials", code)
 	}
+
+	// Anna's seat is marked as an account's, in the lobby and at the
+	// table; a guest's is not (docs/accounts.md, "Guests and account
+	// names").
+	b.must(10*time.Second, "back to the lobby", chromedp.Click(tid("home")), chromedp.WaitVisible(tid("create-form")))
+	id := b.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
+	d := e.tab("guest")
+	d.login("Bob")
+	d.must(15*time.Second, "Anna's table in the lobby with her mark",
+		chromedp.WaitVisible(`[data-testid=lobby-row][data-table="`+id+`"] [data-testid=seat-account]`))
+	if n, _ := eval[int](d, `document.querySelectorAll('[data-testid=lobby-row][data-table="`+id+`"] .account-mark').length`); n != 1 {
+		t.Errorf("%d account marks on the lobby's line of the table, want 1 (Anna's)", n)
+	}
+	d.joinFromLobby(20*time.Second, "join Anna's table", id, tid("seat-1"))
+	d.must(15*time.Second, "the marks at the table", chromedp.WaitVisible(tid("account-badge-0")))
+	for _, tb := range []*tab{b, d} {
+		tb.must(15*time.Second, "Bob at the table", chromedp.WaitVisible(`[data-testid=seat-1] .name`))
+		marks, _ := eval[[]string](tb, `[...document.querySelectorAll('.account-mark')].map((m) => m.dataset.testid + ' ' + m.title)`)
+		if len(marks) != 1 || marks[0] != "account-badge-0 An account: this name is registered to this player" {
+			t.Errorf("%s: account marks %q, want Anna's seat 0 alone", tb.name, marks)
+		}
+	}
+	d.screenshot("account-mark")
 	e.checkJS()
 }
 

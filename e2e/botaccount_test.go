@@ -52,6 +52,11 @@ func TestBotAccountBadge(t *testing.T) {
 	if n, _ := eval[int](alice, `document.querySelectorAll('.badge.bot-account').length`); n != 1 {
 		t.Errorf("%d BOT badges on the page, want 1 (seat 1 only)", n)
 	}
+	// A bot account is an account, but its seat says BOT, not the
+	// account's mark (and alice is a guest).
+	if n, _ := eval[int](alice, `document.querySelectorAll('.account-mark').length`); n != 0 {
+		t.Errorf("%d account marks on the page, want none", n)
+	}
 	if txt, _ := eval[string](alice, `document.querySelector('[data-testid="bot-badge-1"]').textContent`); txt != "BOT" {
 		t.Errorf("badge text %q, want BOT", txt)
 	}

@@ -392,6 +392,10 @@ type SeatInfo struct {
 	// BotAccount marks a human seat whose player is a bot account (a
 	// program, docs/bots.md): clients show a BOT badge.
 	BotAccount bool `json:"bot_account,omitempty"`
+	// Account marks a human seat whose player held an account when they
+	// sat down: the name is theirs. A guest's seat has none (a guest may
+	// have taken a name before its owner claimed it: docs/accounts.md).
+	Account bool `json:"account,omitempty"`
 }
 
 // Summary is a table as the lobby shows it (also the answer of the table

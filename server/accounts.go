@@ -392,6 +392,20 @@ func accountInfo(a store.Account) protocol.Account {
 	return protocol.Account{Player: a.Player, Name: a.Name, Created: a.Created, PasswordChanged: a.PasswordChanged}
 }
 
+// seatFor is who sess sits down as: its player and name, and whether the
+// player holds an account, which the table marks beside the name. A store
+// without accounts, or one that cannot answer now, leaves the mark off: a
+// missing mark only makes an account's seat look like a guest's, never
+// the other way round.
+func (s *Server) seatFor(ctx context.Context, sess store.Session) store.Seat {
+	seat := store.Seat{Player: sess.Player, Name: sess.Name}
+	if s.acct != nil && s.acct.st != nil {
+		_, err := s.acct.st.AccountByPlayer(ctx, sess.Player)
+		seat.Account = err == nil
+	}
+	return seat
+}
+
 // checkGuestName refuses a new guest's name that looks like an account's
 // (the same skeleton): nobody can sit down as "Anna" — or "аnna" — while
 // Anna has an account. Guests who took a name before it was claimed keep

@@ -629,3 +629,62 @@ func TestAccountsWithoutStore(t *testing.T) {
 
 // guestOnly hides a store's Accounts.
 type guestOnly struct{ store.Store }
+
+// TestAccountSeatsMarked: a seat taken by an account's player carries the
+// account mark (SeatInfo.Account) in the state messages and the summary,
+// and from the store after a restart; a guest's seat, a bot's and an empty
+// one do not (docs/accounts.md, "Guests and account names": a guest who
+// took a name before it was claimed must not pass for its owner).
+func TestAccountSeatsMarked(t *testing.T) {
+	needGame(t, "papayoo")
+	dir := t.TempDir()
+	cfg := Config{Rate: 10000, Burst: 10000, HTTPRate: -1, SessionsPerIPPerHour: -1, Accounts: fastHashes}
+	ts := startServerCfg(t, dir, cfg)
+	d := newDevice(t, ts.url)
+	g := d.guest("Anna")
+	d.must("POST", "/api/account", protocol.ClaimReq{Password: "correct horse battery"}, nil)
+	anna := dial(t, ts.url, session{Token: g.Token, Player: g.Player, Name: "Anna"})
+	id := anna.createTable(map[string]any{"game": "papayoo", "options": map[string]string{"rounds": "1"},
+		"seat": 0, "bots": map[string]string{"3": "random"}})
+	bob := dial(t, ts.url, newSession(t, ts.url, "Bob"))
+	bob.send(map[string]any{"type": "join", "table": id, "id": "j", "seat": 1})
+	m := bob.expect("state", func(m msg) bool {
+		seats, _ := m["seats"].([]any)
+		return len(seats) == 4 && seats[1].(map[string]any)["name"] == "Bob"
+	})
+	want := []bool{true, false, false, false} // Anna, Bob (a guest), empty, a bot
+	check := func(where string, seats []protocol.SeatInfo) {
+		t.Helper()
+		if len(seats) != len(want) {
+			t.Fatalf("%s: %d seats, want %d", where, len(seats), len(want))
+		}
+		for i, si := range seats {
+			if si.Account != want[i] {
+				t.Errorf("%s: seat %d %+v: account mark %v, want %v", where, i, si, si.Account, want[i])
+			}
+		}
+	}
+	raw, _ := json.Marshal(m["seats"])
+	var inState []protocol.SeatInfo
+	if err := json.Unmarshal(raw, &inState); err != nil {
+		t.Fatal(err)
+	}
+	check("state message", inState)
+	var sum protocol.Summary
+	if st := httpJSON(t, "GET", ts.url+"/api/tables/"+id, "", nil, &sum); st != 200 {
+		t.Fatalf("summary: %d", st)
+	}
+	check("summary", sum.Seats)
+
+	// The mark is kept with the seat: after a restart the open table is
+	// loaded from the store with it.
+	anna.close()
+	bob.close()
+	ts.stop()
+	ts = startServerCfg(t, dir, cfg)
+	sum = protocol.Summary{}
+	if st := httpJSON(t, "GET", ts.url+"/api/tables/"+id, "", nil, &sum); st != 200 {
+		t.Fatalf("summary after a restart: %d", st)
+	}
+	check("summary after a restart", sum.Seats)
+}

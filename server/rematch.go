@@ -155,7 +155,7 @@ func (s *Server) createRematch(ctx context.Context, id string) (*table.Table, er
 		if st.Bot != "" {
 			meta.Seats[i] = store.Seat{Bot: st.Bot}
 		} else {
-			meta.Seats[i] = store.Seat{Player: st.Player, Name: st.Name}
+			meta.Seats[i] = store.Seat{Player: st.Player, Name: st.Name, Account: st.Account}
 		}
 	}
 	t, err := s.openTable(ctx, meta)

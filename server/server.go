@@ -691,7 +691,7 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req protoc
 		if meta.BotLevel == "" {
 			meta.BotLevel = level
 		}
-		seats[0] = store.Seat{Player: sess.Player, Name: sess.Name}
+		seats[0] = s.seatFor(ctx, sess)
 		for i := 1; i < 16; i++ {
 			seats[i] = store.Seat{Bot: level}
 		}
@@ -708,7 +708,7 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req protoc
 			if _, dup := seats[n]; dup {
 				return nil, &table.Error{Code: protocol.SeatTaken, Msg: fmt.Sprintf("seat %d has a bot", n)}
 			}
-			seats[n] = store.Seat{Player: sess.Player, Name: sess.Name}
+			seats[n] = s.seatFor(ctx, sess)
 		}
 	}
 	// Size the seats from the engine: build a probe state via table.Create's

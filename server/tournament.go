@@ -549,7 +549,7 @@ func (s *Server) playDeal(ctx context.Context, ts store.Tournaments, t store.Tou
 		for i := range seats {
 			seats[i] = store.Seat{Bot: t.BotLevel}
 		}
-		seats[seat] = store.Seat{Player: sess.Player, Name: sess.Name}
+		seats[seat] = s.seatFor(ctx, sess)
 		meta := store.Table{ID: mine.Table, Game: t.Game, Options: t.Options, Private: true, Invite: dealInvite(t, mine.Table),
 			BotLevel: t.BotLevel, Owner: sess.Player, Seed: tournament.DealSeed(t.Seed, d), Status: store.StatusOpen, Seats: seats}
 		if _, err := s.openTable(ctx, meta); err != nil {

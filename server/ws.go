@@ -849,7 +849,7 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 			fail(err)
 			return
 		}
-		seat, err := t.Join(ctx, c.sess.Player, c.sess.Name, seatOr(m.Seat))
+		seat, err := t.Join(ctx, c.s.seatFor(ctx, c.sess), seatOr(m.Seat)) // accounts.go
 		if err != nil {
 			fail(err)
 			return

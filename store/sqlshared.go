@@ -128,8 +128,8 @@ func putSeats(ctx context.Context, tx *sql.Tx, t Table) error {
 		return err
 	}
 	for i, st := range t.Seats {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO seats(table_id, seat, player, name, bot) VALUES ($1, $2, $3, $4, $5)`,
-			t.ID, i, st.Player, st.Name, st.Bot); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO seats(table_id, seat, player, name, bot, account) VALUES ($1, $2, $3, $4, $5, $6)`,
+			t.ID, i, st.Player, st.Name, st.Bot, b2i(st.Account)); err != nil {
 			return err
 		}
 	}
@@ -169,18 +169,19 @@ func (s sqlStore) updateTableIf(ctx context.Context, t Table, check func(*sql.Tx
 
 // seatsInto reads a table's seats; a damaged seat number is an error.
 func (s sqlStore) seatsInto(ctx context.Context, t *Table) error {
-	rows, err := s.r.QueryContext(ctx, `SELECT seat, player, name, bot FROM seats WHERE table_id = $1 ORDER BY seat`, t.ID)
+	rows, err := s.r.QueryContext(ctx, `SELECT seat, player, name, bot, account FROM seats WHERE table_id = $1 ORDER BY seat`, t.ID)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	t.Seats = nil
 	for rows.Next() {
-		var n int
+		var n, account int
 		var st Seat
-		if err := rows.Scan(&n, &st.Player, &st.Name, &st.Bot); err != nil {
+		if err := rows.Scan(&n, &st.Player, &st.Name, &st.Bot, &account); err != nil {
 			return fmt.Errorf("table %s: seats unreadable: %w", t.ID, err)
 		}
+		st.Account = account != 0
 		if n < 0 || n > maxSeat {
 			return fmt.Errorf("table %s: seat %d is damaged", t.ID, n)
 		}

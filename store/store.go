@@ -59,6 +59,11 @@ type Seat struct {
 	Player string
 	Name   string
 	Bot    string
+	// Account says the player held an account when they sat down: the
+	// name was theirs, not a guest's that may look like an account's (a
+	// guest who took a name before it was claimed keeps it for the
+	// session). Tables show it beside the name (docs/accounts.md).
+	Account bool
 }
 
 // Table is a table's settings and state outside the event log.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestStoreContract(t *testing.T) {
 				t.Errorf("unknown session: %v", err)
 			}
 			tb := Table{ID: "t1", Game: "papayoo", Options: "rounds=1", Seed: 1<<63 + 5, Created: now, Status: StatusOpen,
-				Seats: []Seat{{Player: "p1", Name: "alice"}, {Bot: "random", Name: "bot:random"}, {}}}
+				Seats: []Seat{{Player: "p1", Name: "alice", Account: true}, {Bot: "random", Name: "bot:random"}, {}}}
 			if err := st.CreateTable(ctx, tb); err != nil {
 				t.Fatal(err)
 			}
@@ -65,12 +66,15 @@ func TestStoreContract(t *testing.T) {
 				t.Errorf("events = %+v, %v", ev, err)
 			}
 			tb.Status, tb.Result, tb.Finished = StatusFinished, "totals 1 2 3; winners 0", now
+			// A guest at the third seat: the seats keep who held an
+			// account when they sat down (an account, a bot, a guest).
+			tb.Seats = []Seat{tb.Seats[0], tb.Seats[1], {Player: "p2", Name: "bob"}}
 			if err := st.UpdateTable(ctx, tb); err != nil {
 				t.Fatal(err)
 			}
 			got2, err := st.Table(ctx, "t1")
-			if err != nil || got2.Seed != tb.Seed || got2.Status != StatusFinished || len(got2.Seats) != 3 || got2.Seats[1].Bot != "random" {
-				t.Errorf("table = %+v, %v", got2, err)
+			if err != nil || got2.Seed != tb.Seed || got2.Status != StatusFinished || !slices.Equal(got2.Seats, tb.Seats) {
+				t.Errorf("table = %+v, %v; want seats %+v", got2, err, tb.Seats)
 			}
 			if u, _ := st.Unfinished(ctx); len(u) != 0 {
 				t.Errorf("unfinished = %v", u)

@@ -54,12 +54,12 @@ func TestWithdrawnCommandNotApplied(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if _, err := tb.Join(ctx, "bob", "bob", 2); err != ErrTimeout {
+	if _, err := tb.Join(ctx, store.Seat{Player: "bob", Name: "bob"}, 2); err != ErrTimeout {
 		t.Fatalf("join with an expired context: %v, want ErrTimeout", err)
 	}
 	close(release)
 	// A later command runs after the withdrawn one would have.
-	if _, err := tb.Join(context.Background(), "carol", "carol", 1); err != nil {
+	if _, err := tb.Join(context.Background(), store.Seat{Player: "carol", Name: "carol"}, 1); err != nil {
 		t.Fatal(err)
 	}
 	if s := tb.Summary().Seats[2]; s.Kind != "empty" {
@@ -82,7 +82,7 @@ func TestSeatChangeDurableOrRefused(t *testing.T) {
 		defer tb.Stop()
 		fs.setFail(errors.New("disk full"))
 		var te *Error
-		if _, err := tb.Join(ctx, "bob", "bob", 0); !errors.As(err, &te) || te.Code != protocol.Unavailable {
+		if _, err := tb.Join(ctx, store.Seat{Player: "bob", Name: "bob"}, 0); !errors.As(err, &te) || te.Code != protocol.Unavailable {
 			t.Fatalf("join on a failing store: %v, want %s", err, protocol.Unavailable)
 		}
 		if err := tb.SetBot(ctx, "p_owner", -1, "random"); !errors.As(err, &te) || te.Code != protocol.Unavailable {
@@ -97,7 +97,7 @@ func TestSeatChangeDurableOrRefused(t *testing.T) {
 			t.Fatalf("stored seats %+v after refused changes", m.Seats)
 		}
 		fs.setFail(nil)
-		if _, err := tb.Join(ctx, "bob", "bob", 0); err != nil {
+		if _, err := tb.Join(ctx, store.Seat{Player: "bob", Name: "bob"}, 0); err != nil {
 			t.Fatal(err)
 		}
 		if m := mustTable(t, fs, "t_dur"); m.Seats[0].Player != "bob" {
@@ -225,7 +225,7 @@ func TestOpenTableExpires(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tb.Join(ctx, "bob", "bob", 0); err != nil {
+		if _, err := tb.Join(ctx, store.Seat{Player: "bob", Name: "bob"}, 0); err != nil {
 			t.Fatal(err)
 		}
 		sub := &fakeSub{player: "bob"}

@@ -37,7 +37,7 @@ func seatInfo(i int, s store.Seat) SeatInfo {
 	case s.Bot != "":
 		si.Kind, si.Level, si.Connected = protocol.SeatBot, s.Bot, true
 	case s.Player != "":
-		si.Kind = protocol.SeatHuman
+		si.Kind, si.Account = protocol.SeatHuman, s.Account
 	default:
 		si.Kind = protocol.SeatEmpty
 	}
@@ -226,19 +226,24 @@ func (t *Table) depart(player string) {
 	t.broadcast()
 }
 
-// Join seats player at seat (-1: the first empty seat) and returns the
-// seat. A player who already holds a seat here gets it back.
-func (t *Table) Join(ctx context.Context, player, name string, seat game.Seat) (game.Seat, error) {
+// Join seats a player (who: Player, Name and Account; no Bot) at seat (-1:
+// the first empty seat) and returns the seat. A player who already holds a
+// seat here gets it back, as they sat down the first time.
+func (t *Table) Join(ctx context.Context, who store.Seat, seat game.Seat) (game.Seat, error) {
+	if who.Player == "" || who.Bot != "" {
+		return 0, errorf(protocol.BadRequest, "a seat is joined by a player")
+	}
 	var got game.Seat
 	var e error
-	err := t.do(ctx, func() { got, e = t.join(player, name, seat) })
+	err := t.do(ctx, func() { got, e = t.join(who, seat) })
 	if err != nil {
 		return 0, err
 	}
 	return got, e
 }
 
-func (t *Table) join(player, name string, seat game.Seat) (game.Seat, error) {
+func (t *Table) join(who store.Seat, seat game.Seat) (game.Seat, error) {
+	player := who.Player
 	if seat < -1 || int(seat) >= len(t.meta.Seats) {
 		return 0, errorf(protocol.BadSeat, "seat %d: the table has seats 0 to %d (or -1: the first free seat)", seat, len(t.meta.Seats)-1)
 	}
@@ -276,7 +281,7 @@ func (t *Table) join(player, name string, seat game.Seat) (game.Seat, error) {
 		return 0, errorf(protocol.SeatTaken, "seat %d is taken", seat)
 	}
 	prev := t.snapshot()
-	t.meta.Seats[seat] = store.Seat{Player: player, Name: name}
+	t.meta.Seats[seat] = store.Seat{Player: player, Name: who.Name, Account: who.Account}
 	if err := t.seatsChanged(prev); err != nil {
 		return 0, err
 	}

@@ -279,7 +279,7 @@ func Create(ctx context.Context, cfg Config, meta store.Table) (*Table, error) {
 				return nil, errorf(protocol.BadLevel, "seat %d: %v", i, err)
 			}
 			meta.Seats[i].Name = "bot:" + s.Bot
-			meta.Seats[i].Player = ""
+			meta.Seats[i].Player, meta.Seats[i].Account = "", false
 		}
 	}
 	if meta.BotLevel == "" {

@@ -363,7 +363,7 @@ func TestLeaveAndBots(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer tb.Stop()
-		if s, err := tb.Join(ctx, "bob", "bob", -1); err != nil || s != 0 {
+		if s, err := tb.Join(ctx, store.Seat{Player: "bob", Name: "bob"}, -1); err != nil || s != 0 {
 			t.Fatalf("join: %d %v", s, err)
 		}
 		if err := tb.Leave(ctx, "bob"); err != nil || tb.Summary().Seats[0].Kind != "empty" {
@@ -372,7 +372,7 @@ func TestLeaveAndBots(t *testing.T) {
 		if err := tb.SetBot(ctx, "bob", 1, "random"); err == nil {
 			t.Error("a non-owner seated a bot")
 		}
-		tb.Join(ctx, "alice", "alice", 0)
+		tb.Join(ctx, store.Seat{Player: "alice", Name: "alice"}, 0)
 		sub := &fakeSub{player: "alice"}
 		tb.Subscribe(ctx, sub)
 		if err := tb.SetBot(ctx, "p_owner", -1, "random"); err != nil {
@@ -382,7 +382,7 @@ func TestLeaveAndBots(t *testing.T) {
 		if st := tb.Summary().Status; st != store.StatusPlaying {
 			t.Fatalf("status %s after filling every seat, want playing", st)
 		}
-		if _, err := tb.Join(ctx, "carol", "carol", -1); err == nil {
+		if _, err := tb.Join(ctx, store.Seat{Player: "carol", Name: "carol"}, -1); err == nil {
 			t.Error("joined a started table")
 		}
 		if err := tb.Leave(ctx, "alice"); err != nil {
@@ -392,7 +392,7 @@ func TestLeaveAndBots(t *testing.T) {
 		if !tb.Summary().Seats[0].Away || m.BotMoves.Load() < 4 {
 			t.Fatalf("after leaving: seat %+v, bot moves %d (want the pass made by a bot)", tb.Summary().Seats[0], m.BotMoves.Load())
 		}
-		if s, err := tb.Join(ctx, "alice", "alice", -1); err != nil || s != 0 || tb.Summary().Seats[0].Away {
+		if s, err := tb.Join(ctx, store.Seat{Player: "alice", Name: "alice"}, -1); err != nil || s != 0 || tb.Summary().Seats[0].Away {
 			t.Fatalf("rejoin: %d %v %+v", s, err, tb.Summary().Seats[0])
 		}
 	})

@@ -35,6 +35,15 @@ export function flipEl(el, name, from, to) {
   return el;
 }
 
+// accountMark marks a seat whose player held an account when they sat
+// down (s.account; a bot account has its BOT badge instead): the name is
+// theirs. A guest's seat has none, so a guest who took a name before its
+// owner claimed it does not pass for them (docs/accounts.md).
+export function accountMark(s, testid) {
+  if (!s || !s.account || s.bot_account || s.kind !== 'human') return null;
+  return h('span', { class: 'account-mark', title: t('table.account_title'), 'aria-label': t('table.account_title'), 'data-testid': testid }, '\u2713');
+}
+
 // seatName is how a seat is called at the table: its player's name, a
 // bot's level, or "Seat n" when empty; the viewer's own seat says so.
 export function seatName(ctx, s) {

@@ -11,6 +11,7 @@ import { game, gameNames, gameTitle, optionLabel, valueLabel } from '../games.js
 import { optionsText } from '../options.js';
 import { hasAccount, loadRatings, seatRating, whoIsOnline } from '../rated.js';
 import { tournamentsPanel } from './tournament.js';
+import { accountMark } from '../pieces.js';
 
 // The create dialog's choices, kept while the player moves around (the
 // clock is not: each table starts with no clock unless asked, see doCreate).
@@ -102,7 +103,7 @@ function shown(tb) {
 function seatLabel(tb, s) {
   if (s.kind === 'empty') return h('span', {}, t('lobby.free_seat'));
   const r = seatRating(tb.game, s);
-  return h('span', { class: 'seat-name' }, displayName(s.name),
+  return h('span', { class: 'seat-name' }, displayName(s.name), accountMark(s, 'seat-account'),
     r ? h('span', { class: 'meta', 'data-testid': 'seat-rating', title: r.provisional ? t('ratings.provisional_title') : undefined },
       ' (', r.provisional ? t('ratings.provisional_value', { rating: r.rating }) : String(r.rating), ')') : null);
 }
