@@ -82,7 +82,17 @@ type Postgres struct {
 	// testCommit, when set (tests only), commits tx in place of
 	// tx.Commit, so a test can break the connection around the commit.
 	testCommit func(tx *sql.Tx) error
+
+	// lastSeq is, for the tables the writer wrote lately, the last seq it
+	// wrote (committed): insertBatch's known. The writer's alone; it is
+	// forgotten when a table's entry is refused, and wholly past
+	// maxLastSeq tables (finished tables are not removed one by one).
+	lastSeq map[string]int64
 }
+
+// maxLastSeq bounds Postgres.lastSeq: past it the map starts again empty
+// (a table's next batch then probes its log once).
+const maxLastSeq = 1 << 16
 
 // ErrCommitUnknown is returned by the PostgreSQL store's Append when a
 // commit failed and the database could not be asked, within
@@ -174,7 +184,7 @@ func OpenPostgresWith(ctx context.Context, url string, o PostgresOptions) (*Post
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
-	p := &Postgres{db: db, opt: o,
+	p := &Postgres{db: db, opt: o, lastSeq: map[string]int64{},
 		sql:     sqlStore{w: db, r: db, serial: fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", pgSerialLock)},
 		appends: make(chan *pgAppend, o.Queue), done: make(chan struct{}), stopped: make(chan struct{})}
 	if err := p.migrate(ctx); err != nil {
@@ -369,6 +379,7 @@ func (p *Postgres) commit(batch []*pgAppend) {
 			p.commits.Add(1)
 			p.entries.Add(int64(n))
 		}
+		p.learn(batch, outcome)
 		for i, r := range batch {
 			switch outcome[i] {
 			case pgWritten:
@@ -381,6 +392,13 @@ func (p *Postgres) commit(batch []*pgAppend) {
 		}
 		return
 	}
+	if isUnique(err) {
+		// A seq taken by another writer (or twice in the batch): what
+		// the writer knew of these tables may be behind.
+		for _, r := range batch {
+			delete(p.lastSeq, r.table)
+		}
+	}
 	if isUnique(err) && len(batch) > 1 {
 		for _, r := range batch {
 			p.commit([]*pgAppend{r})
@@ -392,6 +410,27 @@ func (p *Postgres) commit(batch []*pgAppend) {
 	}
 	for _, r := range batch {
 		r.reply <- err
+	}
+}
+
+// learn keeps what a committed batch says of its tables' logs in
+// lastSeq: the last seq written, or nothing for a table with a refused
+// entry (its log is not what the writer thought).
+func (p *Postgres) learn(batch []*pgAppend, outcome []uint8) {
+	if len(p.lastSeq) > maxLastSeq {
+		clear(p.lastSeq)
+	}
+	for i, r := range batch {
+		if outcome[i] == pgWritten {
+			if last, ok := p.lastSeq[r.table]; !ok || int64(r.seq) > last {
+				p.lastSeq[r.table] = int64(r.seq)
+			}
+		}
+	}
+	for i, r := range batch {
+		if outcome[i] != pgWritten {
+			delete(p.lastSeq, r.table)
+		}
 	}
 }
 
@@ -416,9 +455,16 @@ const (
 // the SQLite and memory stores refuse a gap too (ErrConflict). The
 // statement returns every live row, whether it was written, and the
 // transaction's id.
+//
+// Finding a log's last seq is an index probe per table. The writer skips
+// it where it knows better ($7, known: the last seq it wrote itself, sent
+// only when the batch's entries of that table follow it; -2 otherwise).
+// That seq is a lower bound of the log's last (a log only grows), so an
+// entry that follows it either extends the log or takes a seq another
+// writer took since, which the unique key refuses: never a gap.
 const insertBatch = `WITH b AS (
-	SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[])
-		AS b(table_id, seq, seat, chance, text, epoch)
+	SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::bigint[], $5::text[], $6::bigint[], $7::bigint[])
+		AS b(table_id, seq, seat, chance, text, epoch, known)
 ), l AS (
 	SELECT table_id, epoch FROM leases
 	WHERE (table_id, epoch) IN (SELECT table_id, epoch FROM b WHERE epoch > 0) AND expires > clock_timestamp()
@@ -427,9 +473,9 @@ const insertBatch = `WITH b AS (
 ), live AS (
 	SELECT * FROM b WHERE epoch = 0 OR (table_id, epoch) IN (SELECT table_id, epoch FROM l)
 ), last AS MATERIALIZED (
-	SELECT t.table_id, COALESCE(m.seq, -1) AS last
-	FROM (SELECT DISTINCT table_id FROM live) t
-	LEFT JOIN LATERAL (SELECT e.seq FROM events e WHERE e.table_id = t.table_id ORDER BY e.seq DESC LIMIT 1) m ON true
+	SELECT t.table_id, CASE WHEN t.known >= -1 THEN t.known
+		ELSE COALESCE((SELECT e.seq FROM events e WHERE e.table_id = t.table_id ORDER BY e.seq DESC LIMIT 1), -1) END AS last
+	FROM (SELECT table_id, max(known) AS known FROM live GROUP BY table_id) t
 ), fit AS (
 	SELECT live.* FROM (
 		SELECT live.*, live.seq - last.last = dense_rank() OVER (PARTITION BY live.table_id ORDER BY live.seq) AS fits
@@ -460,9 +506,20 @@ func (p *Postgres) insert(batch []*pgAppend) ([]uint8, error) {
 	tables, texts := make([]string, n), make([]string, n)
 	seqs, seats, chances, epochs := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
 	at := make(map[tableSeq]int, n)
+	first := make(map[string]int64, n) // each table's lowest seq in the batch
 	for i, r := range batch {
 		tables[i], seqs[i], seats[i], chances[i], texts[i], epochs[i] = r.table, int64(r.seq), int64(r.e.Seat), int64(b2i(r.e.Chance)), r.e.Text, r.epoch
 		at[tableSeq{r.table, int64(r.seq), r.epoch}] = i
+		if f, ok := first[r.table]; !ok || int64(r.seq) < f {
+			first[r.table] = int64(r.seq)
+		}
+	}
+	known := make([]int64, n)
+	for i, r := range batch {
+		known[i] = -2 // unknown: the statement looks it up
+		if last, ok := p.lastSeq[r.table]; ok && first[r.table] == last+1 {
+			known[i] = last
+		}
 	}
 	tx, err := p.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -470,7 +527,7 @@ func (p *Postgres) insert(batch []*pgAppend) ([]uint8, error) {
 	}
 	outcome := make([]uint8, n) // pgFenced unless the statement returns the row
 	xid, some, err := func() (string, bool, error) {
-		rows, err := tx.QueryContext(ctx, insertBatch, tables, seqs, seats, chances, texts, epochs)
+		rows, err := tx.QueryContext(ctx, insertBatch, tables, seqs, seats, chances, texts, epochs, known)
 		if err != nil {
 			return "", false, err
 		}

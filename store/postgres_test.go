@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -682,5 +683,60 @@ func TestLeasesForANode(t *testing.T) {
 				t.Errorf("owner's update not stored: %+v", got.Seats)
 			}
 		})
+	}
+}
+
+// TestPostgresKnownLastSeq: the writer skips the probe of a log's last seq
+// for a table it wrote last (insertBatch's known), and that never lets a
+// wrong entry in. Another writer on the same database (another node)
+// extends the log behind its back: the seq the first writer thinks is
+// next is taken, and refused (ErrConflict), not written twice; after that
+// the first writer looks the log up again and appends where it ends; a
+// gap is refused whether the writer knew the log or not.
+func TestPostgresKnownLastSeq(t *testing.T) {
+	u := pgtest.Require(t)
+	ctx := context.Background()
+	open := func() *Postgres {
+		p, err := OpenPostgres(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		return p
+	}
+	a, b := open(), open()
+	steps := []struct {
+		p    *Postgres
+		seq  int
+		text string
+		want error
+	}{
+		{a, 0, "a0", nil},
+		{a, 1, "a1", nil}, // a knows the log ends at 1
+		{b, 2, "b2", nil},
+		{b, 3, "b3", nil},
+		{a, 2, "a2", ErrConflict}, // follows what a knows, but b took it
+		{a, 5, "a5", ErrConflict}, // a gap: the log ends at 3
+		{a, 4, "a4", nil},         // a looked the log up again
+		{a, 6, "a6", ErrConflict}, // a gap right after what a knows
+		{a, 5, "a5", nil},
+		{b, 6, "b6", nil},         // b knows 3, which 6 does not follow: b probes
+		{b, 6, "b6", ErrConflict}, // b knows 6 now: taken
+	}
+	for i, s := range steps {
+		if err := s.p.Append(ctx, "k", s.seq, record.Entry{Text: s.text}); !errors.Is(err, s.want) || (s.want == nil) != (err == nil) {
+			t.Fatalf("step %d: append %s at %d: %v, want %v", i, s.text, s.seq, err, s.want)
+		}
+	}
+	ev, err := a.Events(ctx, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range ev {
+		got = append(got, e.Text)
+	}
+	if want := []string{"a0", "a1", "b2", "b3", "a4", "a5", "b6"}; !slices.Equal(got, want) {
+		t.Errorf("log %q, want %q", got, want)
 	}
 }
