@@ -91,6 +91,10 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 	if n, _ := eval[int](d, `document.querySelectorAll('[data-testid=lobby-row][data-table="`+id+`"] .account-mark').length`); n != 1 {
 		t.Errorf("%d account marks on the lobby's line of the table, want 1 (Anna's)", n)
 	}
+	// Anna's name there opens her profile.
+	if href, _ := eval[string](d, `document.querySelector('[data-testid=lobby-row][data-table="`+id+`"] [data-testid=seat-profile]').getAttribute('href')`); href != "#/players/"+player {
+		t.Errorf("the lobby's link on Anna's name: %q, want #/players/%s", href, player)
+	}
 	d.joinFromLobby(20*time.Second, "join Anna's table", id, tid("seat-1"))
 	d.must(15*time.Second, "the marks at the table", chromedp.WaitVisible(tid("account-badge-0")))
 	for _, tb := range []*tab{b, d} {

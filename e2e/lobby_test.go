@@ -93,8 +93,9 @@ func TestLobbyRated(t *testing.T) {
 		t.Error("the casual table has the Rated badge")
 	}
 	seatText, _ := eval[string](bob, `document.querySelector('`+row(ratedID)+`').cells[1].textContent`)
-	if !strings.Contains(seatText, "carl (") || !strings.Contains(seatText, "?)") {
-		t.Errorf("seats of the rated table %q: want carl's provisional rating, e.g. carl (1000?)", seatText)
+	// carl holds an account (rated games need one): his name has its mark.
+	if !strings.Contains(seatText, "carl✓ (") || !strings.Contains(seatText, "?)") {
+		t.Errorf("seats of the rated table %q: want carl's account mark and provisional rating, e.g. carl✓ (1000?)", seatText)
 	}
 	if names, _ := eval[string](bob, `document.querySelector('[data-testid=online-list]').textContent`); !strings.Contains(names, "carl") {
 		t.Errorf("who is online %q: carl is connected", names)

@@ -98,12 +98,16 @@ function shown(tb) {
   return true;
 }
 
-// seatLabel is a seat of the list: its player's name and, when known,
-// their rating in the table's game (provisional ones marked "?").
+// seatLabel is a seat of the list: its player's name (a link to their
+// profile), the account's mark and, when known, their rating in the
+// table's game (provisional ones marked "?").
 function seatLabel(tb, s) {
   if (s.kind === 'empty') return h('span', {}, t('lobby.free_seat'));
   const r = seatRating(tb.game, s);
-  return h('span', { class: 'seat-name' }, displayName(s.name), accountMark(s, 'seat-account'),
+  const name = s.player
+    ? h('a', { href: '#/players/' + encodeURIComponent(s.player), 'data-testid': 'seat-profile' }, displayName(s.name))
+    : displayName(s.name);
+  return h('span', { class: 'seat-name' }, name, accountMark(s, 'seat-account'),
     r ? h('span', { class: 'meta', 'data-testid': 'seat-rating', title: r.provisional ? t('ratings.provisional_title') : undefined },
       ' (', r.provisional ? t('ratings.provisional_value', { rating: r.rating }) : String(r.rating), ')') : null);
 }
