@@ -4,15 +4,21 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"cardroom/protocol"
 )
 
-// finishedGame plays a Papayoo game of alice (seat 0), bob (seat 1) and
-// two bots to its end and returns the room, the clients and the table.
+// finishedGame plays a Papayoo game of alice (seat 0, an account), bob
+// (seat 1, a guest) and two bots to its end and returns the room, the clients and the table.
 func finishedGame(t *testing.T) (*testServer, *client, *client, string) {
 	t.Helper()
 	needGame(t, "papayoo")
-	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000})
-	alice := dial(t, ts.url, newSession(t, ts.url, "alice"))
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, Accounts: fastHashes})
+	// alice holds an account (her seat is marked), bob is a guest.
+	d := newDevice(t, ts.url)
+	g := d.guest("alice")
+	d.must("POST", "/api/account", protocol.ClaimReq{Password: "correct horse battery"}, nil)
+	alice := dial(t, ts.url, session{Token: g.Token, Player: g.Player, Name: "alice"})
 	bob := dial(t, ts.url, newSession(t, ts.url, "bob"))
 	id := alice.createTable(map[string]any{"game": "papayoo", "options": quickOptions("papayoo"), "seat": 0,
 		"bots": map[string]string{"2": "random", "3": "random"}})
@@ -66,9 +72,12 @@ func TestRematch(t *testing.T) {
 		if ns.Status != "playing" || ns.Game != old.Game || ns.Options.String() != old.Options.String() || len(ns.Seats) != len(old.Seats) {
 			t.Errorf("rematch %+v, old %+v", ns, old)
 		}
+		if !old.Seats[0].Account || old.Seats[1].Account {
+			t.Errorf("account marks of the first game's seats: %+v, want alice's alone", old.Seats)
+		}
 		for i := range old.Seats {
 			o, n := old.Seats[i], ns.Seats[i]
-			if o.Player != n.Player || o.Kind != n.Kind || o.Level != n.Level {
+			if o.Player != n.Player || o.Kind != n.Kind || o.Level != n.Level || o.Account != n.Account {
 				t.Errorf("seat %d: %+v, was %+v", i, n, o)
 			}
 		}
