@@ -9,7 +9,8 @@ import (
 )
 
 // finishedGame plays a Papayoo game of alice (seat 0, an account), bob
-// (seat 1, a guest) and two bots to its end and returns the room, the clients and the table.
+// (seat 1, a guest) and two bots to its end and returns the room, the
+// clients and the table.
 func finishedGame(t *testing.T) (*testServer, *client, *client, string) {
 	t.Helper()
 	needGame(t, "papayoo")
