@@ -47,6 +47,10 @@ func TestChatTwoBrowsers(t *testing.T) {
 	alice.login("alice")
 	bob.login("bob")
 	carol.login("carol")
+	// alice holds an account: her lines carry her seat's ✓, bob's (a
+	// guest) and carol's (a spectator) none.
+	alice.claimName("open sesame", tid("account-info"))
+	alice.must(10*time.Second, "back to the lobby", chromedp.Click(tid("home")), chromedp.WaitVisible(tid("create-form")))
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
 	alice.must(10*time.Second, "the chat panel", chromedp.WaitVisible(tid("chat-panel")))
 	bob.joinFromLobby(15*time.Second, "bob joins from the lobby", id, tid("chat-show-spectators"))
@@ -77,6 +81,12 @@ func TestChatTwoBrowsers(t *testing.T) {
 		`![...document.querySelectorAll('[data-testid=chat-text]')].some((e) => e.textContent === 'go alice')`))
 	say(carol, "psst")
 	waitChat(alice, "psst")
+	// Who carries the account's mark, on carol's page (every line shows
+	// there): alice's lines only.
+	marked, _ := eval[[]string](carol, `[...document.querySelectorAll('[data-testid=chat-line]')].filter((l) => l.querySelector('[data-testid=chat-account]')).map((l) => l.querySelector('[data-testid=chat-text]').textContent)`)
+	if want := []string{"hello <b>bob</b>", "Good game"}; !slices.Equal(marked, want) {
+		t.Errorf("chat lines with the account's mark on carol's page: %q, want alice's %q", marked, want)
+	}
 
 	// alice mutes bob: his lines go from her page, not from carol's.
 	alice.must(10*time.Second, "mute bob", chromedp.Click(chromedp.CSS(`[data-testid=chat-line][data-line="2"] [data-testid=chat-mute]`)))

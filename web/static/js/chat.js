@@ -10,6 +10,7 @@
 import { h, morph } from './dom.js';
 import { t } from './i18n.js';
 import { app, send, onRoute, go, toast } from './app.js';
+import { accountMark } from './pieces.js';
 
 // PHRASES are the codes of protocol.Phrases; the EMOJI ones are shown as
 // their emoji, the others translated (chat.phrase.*).
@@ -194,11 +195,15 @@ function phraseText(code) {
   return EMOJI[code] || t('chat.phrase.' + code);
 }
 
+// lineEl is one line of the log. A line from a player seated here as an
+// account carries the seat's ✓ (accountMark), so a guest with a name like
+// an account's cannot pass for it in the chat either.
 function lineEl(l, c) {
   const mine = app.me && l.player === app.me.player;
   const who = l.channel === 'spectators' ? t('chat.spectator_name', { name: l.name }) : l.name;
+  const seat = ((c.st && c.st.seats) || []).find((s) => s.player === l.player);
   return h('div', { class: 'chat-line', 'data-testid': 'chat-line', 'data-channel': l.channel, 'data-line': String(l.line), 'data-key': 'line-' + l.line },
-    h('b', {}, who), ': ',
+    h('b', {}, who), accountMark(seat, 'chat-account'), ': ',
     h('span', { 'data-testid': 'chat-text' }, l.phrase ? phraseText(l.phrase) : l.text),
     mine ? null : h('button', {
       class: 'btn small secondary', type: 'button', 'data-testid': 'chat-mute', title: t('chat.mute_help', { name: l.name }), style: TINY,
