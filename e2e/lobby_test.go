@@ -100,6 +100,10 @@ func TestLobbyRated(t *testing.T) {
 	if names, _ := eval[string](bob, `document.querySelector('[data-testid=online-list]').textContent`); !strings.Contains(names, "carl") {
 		t.Errorf("who is online %q: carl is connected", names)
 	}
+	// carl holds an account, bob (a guest) not: only carl is marked.
+	if marked, _ := eval[[]string](bob, `[...document.querySelectorAll('[data-testid=online-list] li')].filter((li) => li.querySelector('[data-testid=online-account]')).map((li) => li.querySelector('a').textContent)`); !slices.Equal(marked, []string{"carl"}) {
+		t.Errorf("who is online, marked as accounts: %q, want carl alone", marked)
+	}
 	bob.screenshot("lobby-ratings")
 
 	rows := func() []string {

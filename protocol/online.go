@@ -14,6 +14,9 @@ type Online struct {
 type OnlinePlayer struct {
 	Player string `json:"player"`
 	Name   string `json:"name"`
+	// Account: the player holds an account (clients mark the name as
+	// tables mark an account's seat).
+	Account bool `json:"account,omitempty"`
 }
 
 // MaxOnlineListed bounds the players GET /api/online names.

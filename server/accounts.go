@@ -398,12 +398,17 @@ func accountInfo(a store.Account) protocol.Account {
 // missing mark only makes an account's seat look like a guest's, never
 // the other way round.
 func (s *Server) seatFor(ctx context.Context, sess store.Session) store.Seat {
-	seat := store.Seat{Player: sess.Player, Name: sess.Name}
-	if s.acct != nil && s.acct.st != nil {
-		_, err := s.acct.st.AccountByPlayer(ctx, sess.Player)
-		seat.Account = err == nil
+	return store.Seat{Player: sess.Player, Name: sess.Name, Account: s.hasAccount(ctx, sess.Player)}
+}
+
+// hasAccount reports whether player holds an account: false for nobody,
+// in a room without accounts, or when the store cannot answer now.
+func (s *Server) hasAccount(ctx context.Context, player string) bool {
+	if player == "" || s.acct == nil || s.acct.st == nil {
+		return false
 	}
-	return seat
+	_, err := s.acct.st.AccountByPlayer(ctx, player)
+	return err == nil
 }
 
 // checkGuestName refuses a new guest's name that looks like an account's

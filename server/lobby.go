@@ -229,19 +229,23 @@ func (l *lobby) online() []byte {
 		return c.body
 	}
 	s := l.s
-	names := map[string]string{}
+	byPlayer := map[string]protocol.OnlinePlayer{}
+	add := func(p protocol.OnlinePlayer) {
+		p.Account = p.Account || byPlayer[p.Player].Account
+		byPlayer[p.Player] = p
+	}
 	for _, p := range s.localOnline(0) {
-		names[p.Player] = p.Name
+		add(p)
 	}
 	if s.cl != nil {
 		for _, p := range s.cl.peersOnline() { // the other nodes' (cluster.go)
-			names[p.Player] = p.Name
+			add(p)
 		}
 	}
-	out := protocol.Online{Count: len(names), Players: make([]protocol.OnlinePlayer, 0, min(len(names), protocol.MaxOnlineListed))}
-	all := make([]protocol.OnlinePlayer, 0, len(names))
-	for p, n := range names {
-		all = append(all, protocol.OnlinePlayer{Player: p, Name: n})
+	out := protocol.Online{Count: len(byPlayer), Players: make([]protocol.OnlinePlayer, 0, min(len(byPlayer), protocol.MaxOnlineListed))}
+	all := make([]protocol.OnlinePlayer, 0, len(byPlayer))
+	for _, p := range byPlayer {
+		all = append(all, p)
 	}
 	sort.Slice(all, func(i, j int) bool {
 		a, b := strings.ToLower(all[i].Name), strings.ToLower(all[j].Name)
@@ -266,20 +270,21 @@ func (s *Server) handleOnline(w http.ResponseWriter, r *http.Request) {
 // localOnline lists the players connected to this node (at most limit; 0:
 // all).
 func (s *Server) localOnline(limit int) []protocol.OnlinePlayer {
-	names := map[string]string{}
+	byPlayer := map[string]protocol.OnlinePlayer{}
 	s.mu.Lock()
 	for c := range s.conns {
 		if p := c.sess.Player; p != "" {
-			names[p] = c.sess.Name
+			// A player's sockets may predate and follow a claim.
+			byPlayer[p] = protocol.OnlinePlayer{Player: p, Name: c.sess.Name, Account: c.account || byPlayer[p].Account}
 		}
 	}
 	s.mu.Unlock()
-	out := make([]protocol.OnlinePlayer, 0, len(names))
-	for p, n := range names {
+	out := make([]protocol.OnlinePlayer, 0, len(byPlayer))
+	for _, p := range byPlayer {
 		if limit > 0 && len(out) == limit {
 			break
 		}
-		out = append(out, protocol.OnlinePlayer{Player: p, Name: n})
+		out = append(out, p)
 	}
 	return out
 }

@@ -68,3 +68,32 @@ func TestOnlineBounded(t *testing.T) {
 		t.Errorf("count %d, %d listed; want %d counted, %d listed", o.Count, len(o.Players), n, protocol.MaxOnlineListed)
 	}
 }
+
+// TestOnlineMarksAccounts: who is online says which players hold an
+// account (as tables mark their seats): Anna, whose first socket opened
+// while she was still a guest and whose second after her claim, is
+// marked; zoe, a guest, is not.
+func TestOnlineMarksAccounts(t *testing.T) {
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, Accounts: fastHashes})
+	d := newDevice(t, ts.url)
+	g := d.guest("Anna")
+	anna := session{Token: g.Token, Player: g.Player, Name: "Anna"}
+	dial(t, ts.url, anna)
+	d.must("POST", "/api/account", protocol.ClaimReq{Password: "correct horse battery"}, nil)
+	dial(t, ts.url, anna)
+	zoe := newSession(t, ts.url, "zoe")
+	dial(t, ts.url, zoe)
+	deadline := time.Now().Add(5 * time.Second)
+	var o protocol.Online
+	for time.Now().Before(deadline) {
+		o = protocol.Online{}
+		httpJSON(t, "GET", ts.url+"/api/online", "", nil, &o)
+		if o.Count == 2 {
+			break
+		}
+		time.Sleep(onlineEvery / 4)
+	}
+	if len(o.Players) != 2 || o.Players[0].Player != anna.Player || !o.Players[0].Account || o.Players[1].Player != zoe.Player || o.Players[1].Account {
+		t.Errorf("online = %+v; want Anna marked as an account, then zoe unmarked", o)
+	}
+}

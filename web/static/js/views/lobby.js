@@ -121,7 +121,7 @@ function renderOnline() {
   const more = o.count - (o.players || []).length;
   replace(box, h('p', { 'data-testid': 'online-count' }, t('rated.online_count', { n: o.count })),
     h('ul', { class: 'online', 'data-testid': 'online-list' }, (o.players || []).map((p) =>
-      h('li', {}, h('a', { href: '#/players/' + encodeURIComponent(p.player) }, p.name || p.player)))),
+      h('li', {}, h('a', { href: '#/players/' + encodeURIComponent(p.player) }, p.name || p.player), accountMark(p, 'online-account')))),
     more > 0 ? h('p', { class: 'meta' }, t('rated.online_more', { n: more })) : null);
 }
 
