@@ -82,7 +82,9 @@ func sharedBrowser() (context.Context, error) {
 	defer browser.mu.Unlock()
 	if browser.ctx != nil {
 		if browser.ctx.Err() == nil {
-			ctx, cancel := context.WithTimeout(browser.ctx, 10*time.Second)
+			// Generous: the tests run in parallel, and replacing the
+			// browser closes every other test's tabs too.
+			ctx, cancel := context.WithTimeout(browser.ctx, 30*time.Second)
 			_, err := chromedp.Targets(ctx)
 			cancel()
 			if err == nil {
