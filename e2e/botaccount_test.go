@@ -65,6 +65,13 @@ func TestBotAccountBadge(t *testing.T) {
 	if err := <-botDone; err != nil {
 		t.Errorf("the bot account: %v", err)
 	}
+	// Who is online in the lobby shows the bot account with its badge
+	// (its socket is still open), not with an account's ✓.
+	alice.must(30*time.Second, "the bot account online, with its badge (who is online is drawn again every 10 s)",
+		chromedp.Click(tid("final-lobby")), chromedp.WaitVisible(`[data-testid=online-list] [data-testid=online-bot]`))
+	if n, _ := eval[int](alice, `document.querySelectorAll('[data-testid=online-list] [data-testid=online-account]').length`); n != 0 {
+		t.Errorf("%d account marks in who is online, want none (alice is a guest, RoboBob a bot)", n)
+	}
 	alice.checkErrors()
 	e.checkJS()
 }

@@ -17,6 +17,9 @@ type OnlinePlayer struct {
 	// Account: the player holds an account (clients mark the name as
 	// tables mark an account's seat).
 	Account bool `json:"account,omitempty"`
+	// BotAccount: the account is a bot account (a program): clients show
+	// its BOT badge instead, as at a table.
+	BotAccount bool `json:"bot_account,omitempty"`
 }
 
 // MaxOnlineListed bounds the players GET /api/online names.

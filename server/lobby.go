@@ -232,6 +232,7 @@ func (l *lobby) online() []byte {
 	byPlayer := map[string]protocol.OnlinePlayer{}
 	add := func(p protocol.OnlinePlayer) {
 		p.Account = p.Account || byPlayer[p.Player].Account
+		p.BotAccount = p.BotAccount || byPlayer[p.Player].BotAccount
 		byPlayer[p.Player] = p
 	}
 	for _, p := range s.localOnline(0) {
@@ -284,6 +285,7 @@ func (s *Server) localOnline(limit int) []protocol.OnlinePlayer {
 		if limit > 0 && len(out) == limit {
 			break
 		}
+		p.BotAccount = s.isBotAccount(p.Player) // botaccount.go
 		out = append(out, p)
 	}
 	return out

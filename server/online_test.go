@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -72,9 +73,9 @@ func TestOnlineBounded(t *testing.T) {
 // TestOnlineMarksAccounts: who is online says which players hold an
 // account (as tables mark their seats): Anna, whose first socket opened
 // while she was still a guest and whose second after her claim, is
-// marked; zoe, a guest, is not.
+// marked; zoe, a guest, is not; Robo, a bot account, is marked as one.
 func TestOnlineMarksAccounts(t *testing.T) {
-	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, Accounts: fastHashes})
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, HTTPRate: -1, SessionsPerIPPerHour: -1, Accounts: fastHashes})
 	d := newDevice(t, ts.url)
 	g := d.guest("Anna")
 	anna := session{Token: g.Token, Player: g.Player, Name: "Anna"}
@@ -83,17 +84,24 @@ func TestOnlineMarksAccounts(t *testing.T) {
 	dial(t, ts.url, anna)
 	zoe := newSession(t, ts.url, "zoe")
 	dial(t, ts.url, zoe)
+	_, tok := makeBotAccount(t, ts.url, "Robo")
+	dial(t, ts.url, session{Token: tok.Token, Player: tok.Player, Name: "Robo"})
 	deadline := time.Now().Add(5 * time.Second)
 	var o protocol.Online
 	for time.Now().Before(deadline) {
 		o = protocol.Online{}
 		httpJSON(t, "GET", ts.url+"/api/online", "", nil, &o)
-		if o.Count == 2 {
+		if o.Count == 3 {
 			break
 		}
 		time.Sleep(onlineEvery / 4)
 	}
-	if len(o.Players) != 2 || o.Players[0].Player != anna.Player || !o.Players[0].Account || o.Players[1].Player != zoe.Player || o.Players[1].Account {
-		t.Errorf("online = %+v; want Anna marked as an account, then zoe unmarked", o)
+	want := []protocol.OnlinePlayer{ // sorted by name
+		{Player: anna.Player, Name: "Anna", Account: true},
+		{Player: tok.Player, Name: "Robo", Account: true, BotAccount: true},
+		{Player: zoe.Player, Name: "zoe"},
+	}
+	if !slices.Equal(o.Players, want) {
+		t.Errorf("online = %+v; want %+v", o.Players, want)
 	}
 }

@@ -14,7 +14,7 @@ const RATING_TTL = 30000;
 const BATCH = 200;
 // ONLINE_EVERY spaces the GET /api/online requests (the server caches its
 // answer for a second anyway).
-const ONLINE_EVERY = 10000;
+export const ONLINE_EVERY = 10000;
 
 // account: {player, has} once known for the current player; null before.
 let account = null;

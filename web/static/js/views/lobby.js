@@ -9,7 +9,7 @@ import { cardSVG } from '../cards.js';
 import { app, send, go, tableData, levels, optionSpecs, joinTable, showError } from '../app.js';
 import { game, gameNames, gameTitle, optionLabel, valueLabel } from '../games.js';
 import { optionsText } from '../options.js';
-import { hasAccount, loadRatings, seatRating, whoIsOnline } from '../rated.js';
+import { hasAccount, loadRatings, seatRating, whoIsOnline, ONLINE_EVERY } from '../rated.js';
 import { tournamentsPanel } from './tournament.js';
 import { accountMark } from '../pieces.js';
 
@@ -112,16 +112,22 @@ function seatLabel(tb, s) {
       ' (', r.provisional ? t('ratings.provisional_value', { rating: r.rating }) : String(r.rating), ')') : null);
 }
 
+// onlineTimer draws who is online again while the lobby is shown, so the
+// list does not stay as it was when the lobby was drawn.
+let onlineTimer = null;
+
 // renderOnline draws who is online (GET /api/online, at most every 10 s).
 function renderOnline() {
   const box = document.getElementById('lobby-online');
-  if (!box) return;
+  if (!box) return; // the lobby is gone: the timer stops here
+  if (!onlineTimer) onlineTimer = setTimeout(() => { onlineTimer = null; renderOnline(); }, ONLINE_EVERY);
   const o = whoIsOnline(renderOnline);
   if (!o) return;
   const more = o.count - (o.players || []).length;
   replace(box, h('p', { 'data-testid': 'online-count' }, t('rated.online_count', { n: o.count })),
     h('ul', { class: 'online', 'data-testid': 'online-list' }, (o.players || []).map((p) =>
-      h('li', {}, h('a', { href: '#/players/' + encodeURIComponent(p.player) }, p.name || p.player), accountMark(p, 'online-account')))),
+      h('li', {}, h('a', { href: '#/players/' + encodeURIComponent(p.player) }, p.name || p.player), accountMark(p, 'online-account'),
+        p.bot_account ? h('span', { class: 'badge bot-account', title: t('table.bot_account_title'), 'data-testid': 'online-bot' }, t('table.bot_account')) : null))),
     more > 0 ? h('p', { class: 'meta' }, t('rated.online_more', { n: more })) : null);
 }
 
