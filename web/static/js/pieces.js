@@ -44,6 +44,11 @@ export function accountMark(s, testid) {
   return h('span', { class: 'account-mark', title: t('table.account_title'), 'aria-label': t('table.account_title'), 'data-testid': testid }, '\u2713');
 }
 
+// botBadge is a bot account's BOT badge (a program plays as that player).
+export function botBadge(testid) {
+  return h('span', { class: 'badge bot-account', title: t('table.bot_account_title'), 'data-testid': testid }, t('table.bot_account'));
+}
+
 // seatName is how a seat is called at the table: its player's name, a
 // bot's level, or "Seat n" when empty; the viewer's own seat says so.
 export function seatName(ctx, s) {

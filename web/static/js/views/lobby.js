@@ -11,7 +11,7 @@ import { game, gameNames, gameTitle, optionLabel, valueLabel } from '../games.js
 import { optionsText } from '../options.js';
 import { hasAccount, loadRatings, seatRating, whoIsOnline, ONLINE_EVERY } from '../rated.js';
 import { tournamentsPanel } from './tournament.js';
-import { accountMark } from '../pieces.js';
+import { accountMark, botBadge } from '../pieces.js';
 
 // The create dialog's choices, kept while the player moves around (the
 // clock is not: each table starts with no clock unless asked, see doCreate).
@@ -127,7 +127,7 @@ function renderOnline() {
   replace(box, h('p', { 'data-testid': 'online-count' }, t('rated.online_count', { n: o.count })),
     h('ul', { class: 'online', 'data-testid': 'online-list' }, (o.players || []).map((p) =>
       h('li', {}, h('a', { href: '#/players/' + encodeURIComponent(p.player) }, p.name || p.player), accountMark(p, 'online-account'),
-        p.bot_account ? h('span', { class: 'badge bot-account', title: t('table.bot_account_title'), 'data-testid': 'online-bot' }, t('table.bot_account')) : null))),
+        p.bot_account ? botBadge('online-bot') : null))),
     more > 0 ? h('p', { class: 'meta' }, t('rated.online_more', { n: more })) : null);
 }
 

@@ -4,7 +4,7 @@
 // patched in place (dom.js morph), so cards move instead of flickering.
 import { h, replace, morph, flipRects, flip, finishAll } from '../dom.js';
 import { t, renderRich } from '../i18n.js';
-import { seatName, cardEl, accountMark } from '../pieces.js';
+import { seatName, cardEl, accountMark, botBadge } from '../pieces.js';
 import { app, send, go, onRoute, tableData, mainState, levels, joinTable, toast } from '../app.js';
 import { game, gameTitle, helpText, describeMove } from '../games.js';
 import { mergeHistory, historyPanel, keepScrolled, describeEntry } from '../history.js';
@@ -480,7 +480,7 @@ export function renderSeat(ctx, s, mod) {
   },
   h('div', { class: 'name' }, s.kind === 'empty' ? t('table.empty_seat') : seatName(ctx, s.seat),
     s.away ? h('span', { class: 'badge' }, t('table.away')) : null,
-    s.bot_account ? h('span', { class: 'badge bot-account', title: t('table.bot_account_title'), 'data-testid': 'bot-badge-' + s.seat }, t('table.bot_account')) : null,
+    s.bot_account ? botBadge('bot-badge-' + s.seat) : null,
     accountMark(s, 'account-badge-' + s.seat),
     s.kind === 'human' && !s.connected ? h('span', { class: 'badge' }, t('table.offline')) : null),
   info ? h('div', { class: 'meta' }, info) : null,
