@@ -640,10 +640,7 @@ func TestAccountSeatsMarked(t *testing.T) {
 	dir := t.TempDir()
 	cfg := Config{Rate: 10000, Burst: 10000, HTTPRate: -1, SessionsPerIPPerHour: -1, Accounts: fastHashes}
 	ts := startServerCfg(t, dir, cfg)
-	d := newDevice(t, ts.url)
-	g := d.guest("Anna")
-	d.must("POST", "/api/account", protocol.ClaimReq{Password: "correct horse battery"}, nil)
-	anna := dial(t, ts.url, session{Token: g.Token, Player: g.Player, Name: "Anna"})
+	anna := dial(t, ts.url, newMember(t, ts.url, "Anna")) // ratings_test.go
 	id := anna.createTable(map[string]any{"game": "papayoo", "options": map[string]string{"rounds": "1"},
 		"seat": 0, "bots": map[string]string{"3": "random"}})
 	bob := dial(t, ts.url, newSession(t, ts.url, "Bob"))

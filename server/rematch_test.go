@@ -4,8 +4,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"cardroom/protocol"
 )
 
 // finishedGame plays a Papayoo game of alice (seat 0, an account), bob
@@ -16,10 +14,7 @@ func finishedGame(t *testing.T) (*testServer, *client, *client, string) {
 	needGame(t, "papayoo")
 	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, Accounts: fastHashes})
 	// alice holds an account (her seat is marked), bob is a guest.
-	d := newDevice(t, ts.url)
-	g := d.guest("alice")
-	d.must("POST", "/api/account", protocol.ClaimReq{Password: "correct horse battery"}, nil)
-	alice := dial(t, ts.url, session{Token: g.Token, Player: g.Player, Name: "alice"})
+	alice := dial(t, ts.url, newMember(t, ts.url, "alice")) // ratings_test.go
 	bob := dial(t, ts.url, newSession(t, ts.url, "bob"))
 	id := alice.createTable(map[string]any{"game": "papayoo", "options": quickOptions("papayoo"), "seat": 0,
 		"bots": map[string]string{"2": "random", "3": "random"}})

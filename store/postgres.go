@@ -398,14 +398,12 @@ func (p *Postgres) commit(batch []*pgAppend) {
 		for _, r := range batch {
 			delete(p.lastSeq, r.table)
 		}
-	}
-	if isUnique(err) && len(batch) > 1 {
-		for _, r := range batch {
-			p.commit([]*pgAppend{r})
+		if len(batch) > 1 {
+			for _, r := range batch {
+				p.commit([]*pgAppend{r})
+			}
+			return
 		}
-		return
-	}
-	if isUnique(err) {
 		err = ErrConflict
 	}
 	for _, r := range batch {

@@ -37,8 +37,9 @@ export function flipEl(el, name, from, to) {
 
 // accountMark marks a seat whose player held an account when they sat
 // down (s.account; a bot account has its BOT badge instead), or a player
-// of who is online who holds one: the name is theirs. A guest's seat has none, so a guest who took a name before its
-// owner claimed it does not pass for them (docs/accounts.md).
+// of who is online who holds one: the name is theirs. A guest's seat has
+// none, so a guest who took a name before its owner claimed it does not
+// pass for them (docs/accounts.md).
 export function accountMark(s, testid) {
   if (!s || !s.account || s.bot_account || (s.kind && s.kind !== 'human')) return null;
   return h('span', { class: 'account-mark', title: t('table.account_title'), 'aria-label': t('table.account_title'), 'data-testid': testid }, '\u2713');
