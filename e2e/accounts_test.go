@@ -99,12 +99,46 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 	d.must(15*time.Second, "the marks at the table", chromedp.WaitVisible(tid("account-badge-0")))
 	for _, tb := range []*tab{b, d} {
 		tb.must(15*time.Second, "Bob at the table", chromedp.WaitVisible(`[data-testid=seat-1] .name`))
-		marks, _ := eval[[]string](tb, `[...document.querySelectorAll('.account-mark')].map((m) => m.dataset.testid + ' ' + m.title)`)
+		marks, _ := eval[[]string](tb, `[...document.querySelectorAll('.seat .account-mark')].map((m) => m.dataset.testid + ' ' + m.title)`)
 		if len(marks) != 1 || marks[0] != "account-badge-0 An account: this name is registered to this player" {
-			t.Errorf("%s: account marks %q, want Anna's seat 0 alone", tb.name, marks)
+			t.Errorf("%s: account marks on the seats %q, want Anna's seat 0 alone", tb.name, marks)
+		}
+		// The score sheet names the players too: Anna's row alone.
+		rows, _ := eval[[]string](tb, `[...document.querySelectorAll('.panel.scores .account-mark')].map((m) => m.closest('tr').dataset.testid)`)
+		if len(rows) != 1 || rows[0] != "score-row-0" {
+			t.Errorf("%s: account marks on the score sheet in rows %q, want score-row-0 alone", tb.name, rows)
 		}
 	}
 	d.screenshot("account-mark")
+	e.checkJS()
+}
+
+// TestAccountMarksAfterTheGame: an account's ✓ stays beside the name
+// when the game is over, in the final scores, and in the replay, which
+// reads it from the record's Accounts tag (docs/records.md); the bots'
+// names have none.
+func TestAccountMarksAfterTheGame(t *testing.T) {
+	e := newEnv(t)
+	a := e.tab("anna")
+	a.login("Anna")
+	a.claimName("open sesame", tid("account-info"))
+	a.must(10*time.Second, "back to the lobby", chromedp.Click(tid("home")), chromedp.WaitVisible(tid("create-form")))
+	id := a.createTable("papayoo", 3, map[string]string{"rounds": "1"}, nil)
+	a.playToEnd(150*time.Second, nil)
+	a.must(20*time.Second, "the final scores", chromedp.WaitVisible(tid("final-scores")))
+	seats, _ := eval[[]string](a, `[...document.querySelectorAll('[data-testid=final-scores] .account-mark')].map((m) => m.closest('tr').dataset.seat)`)
+	if len(seats) != 1 || seats[0] != "0" {
+		t.Errorf("account marks in the final scores on seats %q, want Anna's 0 alone", seats)
+	}
+	a.must(20*time.Second, "the replay with Anna's mark",
+		chromedp.Navigate(e.base+"/#/replay/"+id),
+		chromedp.WaitVisible(tid("replay")),
+		chromedp.WaitVisible(`[data-testid=replay] `+string(tid("account-badge-0"))))
+	if n, _ := eval[int](a, `document.querySelectorAll('[data-testid=replay] .seat .account-mark').length`); n != 1 {
+		t.Errorf("%d account marks on the replay's seats, want 1 (Anna's)", n)
+	}
+	a.screenshot("account-mark-replay")
+	a.checkErrors()
 	e.checkJS()
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -684,4 +685,44 @@ func TestAccountSeatsMarked(t *testing.T) {
 		t.Fatalf("summary after a restart: %d", st)
 	}
 	check("summary after a restart", sum.Seats)
+}
+
+// TestAccountsInRecord: a finished game's record names the seats whose
+// players held an account when they sat down (the Accounts tag,
+// docs/records.md), so its replay marks them as the table did; a guest's
+// seat and a bot's are not in it, and a game without accounts has no tag.
+func TestAccountsInRecord(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, HTTPRate: -1, SessionsPerIPPerHour: -1, Accounts: fastHashes})
+	for _, tc := range []struct {
+		name, tag string
+		sess      func() session
+	}{
+		{"account", `[Accounts "1"]`, func() session { return newMember(t, ts.url, "Anna") }},
+		{"guest", "", func() session { return newSession(t, ts.url, "Bob") }},
+	} {
+		c := dial(t, ts.url, tc.sess())
+		id := c.createTable(map[string]any{"game": "papayoo", "options": quickOptions("papayoo"), "seat": 1,
+			"bots": map[string]string{"0": "random", "2": "random", "3": "random"}})
+		c.play(id, 1, nil)
+		waitFinished(t, ts, id)
+		c.close()
+		var body string
+		if code := httpJSON(t, "GET", ts.url+"/api/records/"+id, "", nil, &body); code != 200 {
+			t.Fatalf("%s: record: HTTP %d %s", tc.name, code, body)
+		}
+		var got []string
+		for _, line := range strings.Split(body, "\n") {
+			if strings.HasPrefix(line, "[Accounts ") {
+				got = append(got, line)
+			}
+		}
+		want := []string{}
+		if tc.tag != "" {
+			want = append(want, tc.tag)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s at seat 1: Accounts tags %q, want %q", tc.name, got, want)
+		}
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"cardroom/store"
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // Views for hints, and records.
@@ -42,8 +44,18 @@ func Record(meta store.Table, events []record.Entry) *record.Record {
 	r := &record.Record{}
 	r.Set("Game", meta.Game)
 	r.Set("Options", meta.Options)
+	var accounts []string
 	for i, s := range meta.Seats {
 		r.Set(fmt.Sprintf("Seat%d", i), s.Name)
+		if s.Account {
+			accounts = append(accounts, strconv.Itoa(i))
+		}
+	}
+	// Which names were accounts' when their players sat down, so a
+	// replay marks them as the table did (docs/records.md); only when
+	// some were, so a room without accounts writes what it always has.
+	if len(accounts) > 0 {
+		r.Set("Accounts", strings.Join(accounts, " "))
 	}
 	r.Set("Date", meta.Created.UTC().Format("2006-01-02"))
 	r.Set("Table", meta.ID)

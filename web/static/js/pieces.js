@@ -45,6 +45,13 @@ export function accountMark(s, testid) {
   return h('span', { class: 'account-mark', title: t('table.account_title'), 'aria-label': t('table.account_title'), 'data-testid': testid }, '\u2713');
 }
 
+// seatMark is accountMark for seat s of the table or replay on screen,
+// beside its name where a list names the players (score sheets, a
+// round's summary, the final scores).
+export function seatMark(ctx, s) {
+  return accountMark((ctx.seats || []).find((x) => x.seat === s));
+}
+
 // botBadge is a bot account's BOT badge (a program plays as that player).
 export function botBadge(testid) {
   return h('span', { class: 'badge bot-account', title: t('table.bot_account_title'), 'data-testid': testid }, t('table.bot_account'));

@@ -1,7 +1,7 @@
 // Papayoo: the table, the score sheet and the moves in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, seatName } from '../pieces.js';
+import { cardEl, seatName, seatMark } from '../pieces.js';
 import { sortCards, suitIcon, suitOf } from '../cards.js';
 import { register } from '../games.js';
 
@@ -240,7 +240,7 @@ function roundSummary(ctx, v) {
   const rows = [];
   for (let s = 0; s < n; s++) {
     rows.push(h('tr', { 'data-testid': 'summary-row-' + s },
-      h('td', {}, seatName(ctx, s)),
+      h('td', {}, seatName(ctx, s), seatMark(ctx, s)),
       h('td', { 'data-testid': 'summary-points-' + s }, String(pts[s] ?? '')),
       h('td', { 'data-testid': 'summary-total-' + s }, String((v.totals || [])[s] ?? ''))));
   }
@@ -298,7 +298,7 @@ function scores(ctx) {
   const rows = [];
   for (let s = 0; s < n; s++) {
     rows.push(h('tr', { 'data-testid': 'score-row-' + s },
-      h('td', {}, seatName(ctx, s)),
+      h('td', {}, seatName(ctx, s), seatMark(ctx, s)),
       cols.map((r) => h('td', {}, String(rounds[r][s]))),
       live ? h('td', {}, String((v.points || [])[s] || 0)) : null,
       h('td', { 'data-testid': 'score-total-' + s }, h('strong', {}, String((v.totals || [])[s] || 0)))));

@@ -1,7 +1,7 @@
 // Pis Yedili: the table, the score sheet and the moves in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, seatName, flipEl } from '../pieces.js';
+import { cardEl, seatName, seatMark, flipEl } from '../pieces.js';
 import { sortCards, suitIcon, rankOf } from '../cards.js';
 import { register, ruleSaid, optionFlag } from '../games.js';
 
@@ -217,7 +217,7 @@ function handSummary(ctx, lh, n, revealed) {
   const rows = [];
   for (let s = 0; s < n; s++) {
     rows.push(h('tr', {},
-      h('td', {}, seatName(ctx, s)),
+      h('td', {}, seatName(ctx, s), seatMark(ctx, s)),
       h('td', {}, (draws[s] || []).length ? h('span', { class: 'row' }, draws[s].map((c) => cardEl(c, { size: 'tiny' }))) : '—'),
       h('td', {}, (hands[s] || []).length ? h('span', { class: 'row' }, sortCards(hands[s]).map((c) => cardEl(c, { size: 'tiny' }))) : '—'),
       h('td', { 'data-testid': 'hand-penalty-' + s }, pens[s] !== undefined ? String(pens[s]) : '')));
@@ -279,7 +279,7 @@ function scores(ctx) {
   const n = v.players;
   const rounds = v.round_scores || [];
   const head = [];
-  for (let s = 0; s < n; s++) head.push(h('th', {}, seatName(ctx, s)));
+  for (let s = 0; s < n; s++) head.push(h('th', {}, seatName(ctx, s), seatMark(ctx, s)));
   return h('div', {},
     h('table', { 'data-testid': 'score-sheet' },
       h('thead', {}, h('tr', {}, h('th', {}, ''), head)),

@@ -8,7 +8,7 @@
 // player then picks one of them, said in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, seatName, flipEl } from '../pieces.js';
+import { cardEl, seatName, seatMark, flipEl } from '../pieces.js';
 import { sortCards, SUIT_COLOR, sameCards, suitIcon } from '../cards.js';
 import { register, ruleSaid, optionFlag } from '../games.js';
 
@@ -239,7 +239,7 @@ function summaryBox(ctx) {
     // whole width (a phone has room for four narrow columns, not five).
     rows.push(h('tbody', { 'data-testid': 'summary-row', 'data-seat': i },
       h('tr', {},
-        h('td', {}, h('strong', {}, seatName(ctx, i)), i === s.wentOut ? [' ', h('span', { class: 'badge gold' }, t('rum500.out_badge'))] : null),
+        h('td', {}, h('strong', {}, seatName(ctx, i)), seatMark(ctx, i), i === s.wentOut ? [' ', h('span', { class: 'badge gold' }, t('rum500.out_badge'))] : null),
         h('td', { 'data-testid': 'summary-table-' + i }, String((s.table || [])[i] ?? '')),
         h('td', { 'data-testid': 'summary-score-' + i }, sc === undefined ? '' : `${sc > 0 ? '+' : ''}${sc}`),
         h('td', {}, totals[i] === undefined ? '' : String(totals[i]))),
@@ -500,7 +500,7 @@ function scores(ctx) {
     return h('td', { title: String(running[s]) }, `${x > 0 ? '+' : ''}${x} → ${running[s]}`);
   })));
   const head = [];
-  for (let s = 0; s < n; s++) head.push(h('th', {}, seatName(ctx, s)));
+  for (let s = 0; s < n; s++) head.push(h('th', {}, seatName(ctx, s), seatMark(ctx, s)));
   return h('div', {},
     h('p', { class: 'meta' }, t('rum500.target', { n: target(ctx) }), jokersOn(ctx) ? ' · ' + t('rum500.with_jokers') : ''),
     h('table', { 'data-testid': 'score-sheet' },

@@ -4,7 +4,7 @@
 // patched in place (dom.js morph), so cards move instead of flickering.
 import { h, replace, morph, flipRects, flip, finishAll } from '../dom.js';
 import { t, renderRich } from '../i18n.js';
-import { seatName, cardEl, accountMark, botBadge } from '../pieces.js';
+import { seatName, seatMark, cardEl, accountMark, botBadge } from '../pieces.js';
 import { app, send, go, onRoute, tableData, mainState, levels, joinTable, toast } from '../app.js';
 import { game, gameTitle, helpText, describeMove } from '../games.js';
 import { mergeHistory, historyPanel, keepScrolled, describeEntry } from '../history.js';
@@ -540,7 +540,7 @@ function finalDialog(ctx, tb) {
       h('table', { class: 'list' },
         h('thead', {}, h('tr', {}, h('th', {}, t('final.place')), h('th', {}, t('final.player')), h('th', {}, t('final.total')))),
         h('tbody', {}, rows.map((s, i) => h('tr', { 'data-testid': 'final-row', 'data-seat': s },
-          h('td', {}, String(i + 1)), h('td', {}, seatName(ctx, s), winners.includes(s) ? h('span', { class: 'badge gold', style: 'margin-left:.4rem' }, t('final.winner_badge')) : null),
+          h('td', {}, String(i + 1)), h('td', {}, seatName(ctx, s), seatMark(ctx, s), winners.includes(s) ? h('span', { class: 'badge gold', style: 'margin-left:.4rem' }, t('final.winner_badge')) : null),
           h('td', { 'data-testid': 'final-total-' + s }, String(r.totals[s])))))),
       mod && mod.finalExtra ? mod.finalExtra(ctx) : null,
       rematchFinal(ctx.state), // chat.js: one click offers a rematch
