@@ -65,6 +65,14 @@ func TestBotAccountBadge(t *testing.T) {
 	if err := <-botDone; err != nil {
 		t.Errorf("the bot account: %v", err)
 	}
+	// The replay shows the badge on the same seat, from the record.
+	alice.must(20*time.Second, "the replay with the BOT badge",
+		chromedp.Click(tid("final-replay")),
+		chromedp.WaitVisible(`[data-testid=replay] `+string(tid("bot-badge-1"))))
+	if n, _ := eval[int](alice, `document.querySelectorAll('[data-testid=replay] .badge.bot-account').length + document.querySelectorAll('.account-mark').length`); n != 1 {
+		t.Errorf("%d BOT badges and account marks in the replay, want 1 (seat 1's badge)", n)
+	}
+	alice.must(10*time.Second, "back to the final scores", chromedp.NavigateBack(), chromedp.WaitVisible(tid("final-scores")))
 	// Who is online in the lobby shows the bot account with its badge
 	// (its socket is still open), not with an account's ✓.
 	alice.must(30*time.Second, "the bot account online, with its badge (who is online is drawn again every 10 s)",

@@ -99,6 +99,14 @@ func TestBotAccountPlaysAGame(t *testing.T) {
 	if n := ts.s.Metrics().Finished.Load(); n != 1 {
 		t.Errorf("games finished = %d, want 1", n)
 	}
+	// Its record names seat 1 as a bot account's (and as an account's,
+	// which a bot account is), so a replay shows the badge too
+	// (docs/records.md).
+	var rec string
+	if st := httpJSON(t, "GET", ts.url+"/api/records/"+id, "", nil, &rec); st != 200 ||
+		!strings.Contains(rec, "[BotAccounts \"1\"]\n") || !strings.Contains(rec, "[Accounts \"1\"]\n") {
+		t.Errorf("record %d lacks seat 1's marks:\n%s", st, rec)
+	}
 	if m := metricsText(t, ts.url); !strings.Contains(m, "cardroom_bot_accounts 1\n") || !strings.Contains(m, "cardroom_bot_tokens_issued_total 1\n") {
 		t.Errorf("metrics lack the bot account and its token")
 	}

@@ -387,7 +387,19 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	table.Record(meta, events).WriteTo(w)
+	rec := table.Record(meta, events)
+	// The seats of bot accounts, so a replay shows their BOT badge as the
+	// table does: marked now, like the table's seats (docs/records.md).
+	var bots []string
+	for i, st := range meta.Seats {
+		if s.isBotAccount(st.Player) {
+			bots = append(bots, strconv.Itoa(i))
+		}
+	}
+	if len(bots) > 0 {
+		rec.Set("BotAccounts", strings.Join(bots, " "))
+	}
+	rec.WriteTo(w)
 }
 
 func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {

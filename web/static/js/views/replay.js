@@ -103,6 +103,7 @@ async function loadInfo() {
     const txt = String(await api('GET', '/api/records/' + encodeURIComponent(r.id) + inviteQuery(r)));
     const names = [];
     const accounts = [];
+    const bots = [];
     let options = {};
     const movers = [];
     for (const line of txt.split('\n')) {
@@ -110,9 +111,11 @@ async function loadInfo() {
       if (tag) {
         const seat = /^Seat(\d+)$/.exec(tag[1]);
         if (seat) names[+seat[1]] = tag[2];
-        // The seats whose players held an account when they sat down
-        // (docs/records.md): their names get the table's ✓.
+        // The seats whose players held an account when they sat down, and
+        // those of bot accounts (docs/records.md): their names get the
+        // table's ✓, or its BOT badge.
         if (tag[1] === 'Accounts') for (const x of tag[2].split(/\s+/)) if (/^\d+$/.test(x)) accounts[+x] = true;
+        if (tag[1] === 'BotAccounts') for (const x of tag[2].split(/\s+/)) if (/^\d+$/.test(x)) bots[+x] = true;
         if (tag[1] === 'Options') options = Object.fromEntries(tag[2].split(/\s+/).filter(Boolean).map((p) => p.split('=')));
         continue;
       }
@@ -121,9 +124,9 @@ async function loadInfo() {
       movers.push(m ? +m[1] : -1);
     }
     const last = await fetchStep(r.data ? r.data.steps : null);
-    r.info = { names, accounts, options, movers, rounds: (last.view && last.view.round) || 0 };
+    r.info = { names, accounts, bots, options, movers, rounds: (last.view && last.view.round) || 0 };
   } catch {
-    r.info = { names: [], accounts: [], options: {}, movers: [], rounds: 0 };
+    r.info = { names: [], accounts: [], bots: [], options: {}, movers: [], rounds: 0 };
   }
   if (app.replay === r) renderReplay();
 }
@@ -316,14 +319,14 @@ export function renderReplay() {
   const d = r.data;
   const tb = tableData(d.table);
   const v = d.view || {};
-  const info = r.info || { names: [], accounts: [], options: {}, movers: [], rounds: 0 };
+  const info = r.info || { names: [], accounts: [], bots: [], options: {}, movers: [], rounds: 0 };
   // Every view starts with the same header (game.Header): players, to_act…
   const n = v.players || 0;
   const seats = [];
   const summary = tb.summary;
   for (let s = 0; s < n; s++) {
     const name = info.names[s] || (summary && summary.seats && summary.seats[s] && summary.seats[s].name) || '';
-    seats.push({ seat: s, name, kind: name.startsWith('bot:') ? 'bot' : 'human', account: !!info.accounts[s], connected: true });
+    seats.push({ seat: s, name, kind: name.startsWith('bot:') ? 'bot' : 'human', account: !!info.accounts[s], bot_account: !!info.bots[s], connected: true });
   }
   const options = Object.keys(info.options).length ? info.options : (v.options || {});
   const st = { table: d.table, game: d.game, seat: d.seat, view: v, legal: [], to_act: v.to_act || [], seats, status: d.result ? 'finished' : 'playing', result: d.result, options };
