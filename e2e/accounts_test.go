@@ -113,35 +113,6 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 	e.checkJS()
 }
 
-// TestAccountMarksAfterTheGame: an account's ✓ stays beside the name
-// when the game is over, in the final scores, and in the replay, which
-// reads it from the record's Accounts tag (docs/records.md); the bots'
-// names have none.
-func TestAccountMarksAfterTheGame(t *testing.T) {
-	e := newEnv(t)
-	a := e.tab("anna")
-	a.login("Anna")
-	a.claimName("open sesame", tid("account-info"))
-	a.must(10*time.Second, "back to the lobby", chromedp.Click(tid("home")), chromedp.WaitVisible(tid("create-form")))
-	id := a.createTable("papayoo", 3, map[string]string{"rounds": "1"}, nil)
-	a.playToEnd(150*time.Second, nil)
-	a.must(20*time.Second, "the final scores", chromedp.WaitVisible(tid("final-scores")))
-	seats, _ := eval[[]string](a, `[...document.querySelectorAll('[data-testid=final-scores] .account-mark')].map((m) => m.closest('tr').dataset.seat)`)
-	if len(seats) != 1 || seats[0] != "0" {
-		t.Errorf("account marks in the final scores on seats %q, want Anna's 0 alone", seats)
-	}
-	a.must(20*time.Second, "the replay with Anna's mark",
-		chromedp.Navigate(e.base+"/#/replay/"+id),
-		chromedp.WaitVisible(tid("replay")),
-		chromedp.WaitVisible(`[data-testid=replay] `+string(tid("account-badge-0"))))
-	if n, _ := eval[int](a, `document.querySelectorAll('[data-testid=replay] .seat .account-mark').length`); n != 1 {
-		t.Errorf("%d account marks on the replay's seats, want 1 (Anna's)", n)
-	}
-	a.screenshot("account-mark-replay")
-	a.checkErrors()
-	e.checkJS()
-}
-
 // claimName claims the guest's name with password from the account page
 // (the form asks for it twice), then waits for what the claimed account
 // shows, until shows is visible.

@@ -109,13 +109,24 @@ func TestChatTwoBrowsers(t *testing.T) {
 
 // TestRematchBrowser: at the end of a game against bots, one click in the
 // final scores offers the rematch; the bots accept at once, so the page
-// goes to the new table, which shows the series score.
+// goes to the new table, which shows the series score. alice holds an
+// account: her ✓ stays beside her name in the final scores and in the
+// first game's replay, which reads it from the record's Accounts tag
+// (docs/records.md); the bots' names have none. (One game for both: a
+// whole game is the browser tests' dearest step.)
 func TestRematchBrowser(t *testing.T) {
 	e := newEnv(t)
 	alice := e.tab("alice")
 	alice.login("alice")
+	alice.claimName("open sesame", tid("account-info"))
+	alice.must(10*time.Second, "back to the lobby", chromedp.Click(tid("home")), chromedp.WaitVisible(tid("create-form")))
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, nil)
 	alice.playToEnd(150*time.Second, nil)
+	alice.must(20*time.Second, "the final scores", chromedp.WaitVisible(tid("final-scores")))
+	seats, _ := eval[[]string](alice, `[...document.querySelectorAll('[data-testid=final-scores] .account-mark')].map((m) => m.closest('tr').dataset.seat)`)
+	if len(seats) != 1 || seats[0] != "0" {
+		t.Errorf("account marks in the final scores on seats %q, want alice's 0 alone", seats)
+	}
 	alice.must(20*time.Second, "offer a rematch from the final scores", chromedp.WaitVisible(tid("final-rematch-offer")),
 		chromedp.Click(tid("final-rematch-offer")))
 	alice.must(20*time.Second, "the rematch table", chromedp.Poll[chromedp.Void](fmt.Sprintf(
@@ -123,6 +134,12 @@ func TestRematchBrowser(t *testing.T) {
 	alice.must(15*time.Second, "the series score", chromedp.WaitVisible(tid("series")))
 	if s, _ := eval[string](alice, `document.querySelector('[data-testid=series]').textContent`); !strings.Contains(s, "1") {
 		t.Errorf("series: %q", s)
+	}
+	alice.must(20*time.Second, "the first game's replay with alice's mark",
+		chromedp.Navigate(e.base+"/#/replay/"+id),
+		chromedp.WaitVisible(`[data-testid=replay] `+string(tid("account-badge-0"))))
+	if n, _ := eval[int](alice, `document.querySelectorAll('[data-testid=replay] .seat .account-mark').length`); n != 1 {
+		t.Errorf("%d account marks on the replay's seats, want 1 (alice's)", n)
 	}
 	alice.checkErrors()
 	e.checkJS()
