@@ -390,15 +390,7 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 	rec := table.Record(meta, events)
 	// The seats of bot accounts, so a replay shows their BOT badge as the
 	// table does: marked now, like the table's seats (docs/records.md).
-	var bots []string
-	for i, st := range meta.Seats {
-		if s.isBotAccount(st.Player) {
-			bots = append(bots, strconv.Itoa(i))
-		}
-	}
-	if len(bots) > 0 {
-		rec.Set("BotAccounts", strings.Join(bots, " "))
-	}
+	table.SetSeatsTag(rec, "BotAccounts", meta.Seats, func(st store.Seat) bool { return s.isBotAccount(st.Player) })
 	rec.WriteTo(w)
 }
 

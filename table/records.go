@@ -39,24 +39,32 @@ func (t *Table) SeatView(ctx context.Context, player string, seat game.Seat) (ga
 	return t.eng, v, s, nil
 }
 
+// SetSeatsTag sets tag to the numbers of the seats that have the mark
+// ("0 2"), only when some do, so a record without any is what it always
+// was.
+func SetSeatsTag(r *record.Record, tag string, seats []store.Seat, has func(store.Seat) bool) {
+	var marked []string
+	for i, s := range seats {
+		if has(s) {
+			marked = append(marked, strconv.Itoa(i))
+		}
+	}
+	if len(marked) > 0 {
+		r.Set(tag, strings.Join(marked, " "))
+	}
+}
+
 // Record builds the record of a table from its row and event log.
 func Record(meta store.Table, events []record.Entry) *record.Record {
 	r := &record.Record{}
 	r.Set("Game", meta.Game)
 	r.Set("Options", meta.Options)
-	var accounts []string
 	for i, s := range meta.Seats {
 		r.Set(fmt.Sprintf("Seat%d", i), s.Name)
-		if s.Account {
-			accounts = append(accounts, strconv.Itoa(i))
-		}
 	}
 	// Which names were accounts' when their players sat down, so a
-	// replay marks them as the table did (docs/records.md); only when
-	// some were, so a room without accounts writes what it always has.
-	if len(accounts) > 0 {
-		r.Set("Accounts", strings.Join(accounts, " "))
-	}
+	// replay marks them as the table did (docs/records.md).
+	SetSeatsTag(r, "Accounts", meta.Seats, func(s store.Seat) bool { return s.Account })
 	r.Set("Date", meta.Created.UTC().Format("2006-01-02"))
 	r.Set("Table", meta.ID)
 	res := meta.Result

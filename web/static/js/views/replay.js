@@ -114,8 +114,8 @@ async function loadInfo() {
         // The seats whose players held an account when they sat down, and
         // those of bot accounts (docs/records.md): their names get the
         // table's ✓, or its BOT badge.
-        if (tag[1] === 'Accounts') for (const x of tag[2].split(/\s+/)) if (/^\d+$/.test(x)) accounts[+x] = true;
-        if (tag[1] === 'BotAccounts') for (const x of tag[2].split(/\s+/)) if (/^\d+$/.test(x)) bots[+x] = true;
+        const marked = { Accounts: accounts, BotAccounts: bots }[tag[1]];
+        if (marked) for (const x of tag[2].split(/\s+/)) if (/^\d+$/.test(x)) marked[+x] = true;
         if (tag[1] === 'Options') options = Object.fromEntries(tag[2].split(/\s+/).filter(Boolean).map((p) => p.split('=')));
         continue;
       }
