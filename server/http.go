@@ -565,6 +565,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		metric("cardroom_store_checkpoints_total", "counter", "WAL checkpoints run.", st.Checkpoints)
 		metric("cardroom_store_wal_restarts_total", "counter", "Checkpoints that started the WAL over because it was over its limit.", st.Restarts)
 		metric("cardroom_store_wal_restart_backlog_frames_total", "counter", "Frames left to the writer's restarts to copy back (the rest is copied beside the commits).", st.RestartBacklog)
+		metric("cardroom_store_wal_forced_restarts_total", "counter", "Restarts the writer ran at three times the WAL's limit without waiting for the checkpointer's catch-up (it fell behind).", st.ForcedRestarts)
 		metric("cardroom_store_checkpoint_errors_total", "counter", "WAL checkpoints that failed or could not finish.", st.CheckpointErrors)
 		metric("cardroom_store_tail_entries", "gauge", "Entries in the event log's tail, not yet folded into the log's table.", st.TailEntries)
 		metric("cardroom_store_tail_limit", "gauge", "Entries the tail holds before the writer folds the oldest (-log-tail).", st.TailLimit)

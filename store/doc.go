@@ -51,7 +51,10 @@
 // checkpointer to catch up (passive checkpoints beside the commits, until
 // few frames are left), then runs, between two batches, a RESTART
 // checkpoint that copies back the rest and makes the next commit write the
-// WAL from its start; an idle room's WAL is truncated instead. Passes that
+// WAL from its start; an idle room's WAL is truncated instead. Should the
+// catch-up fall behind (a checkpointer short of CPU), the writer restarts
+// the WAL itself once it reaches three times the limit
+// (Stats.ForcedRestarts). Passes that
 // make no progress for 50 ms show that a reader holds an older snapshot: the
 // restart is skipped (it would hold the write lock waiting for it); the
 // restart itself waits for readers at most 200 ms. journal_size_limit is

@@ -338,6 +338,36 @@ func TestPageSize(t *testing.T) {
 	}
 }
 
+// A checkpointer that falls behind (its catch-up stalled, as when it is
+// starved of CPU) does not let the WAL grow: at walHardCap times the limit
+// the writer restarts it itself, and Stats counts those restarts.
+func TestWALHardCap(t *testing.T) {
+	const limit = 256 << 10
+	st, path := openWith(t, SQLiteOptions{WALLimit: limit})
+	release := make(chan struct{})
+	st.wal.testStall.Store(func() { <-release })
+	defer close(release)
+	text := "play " + strings.Repeat("x", 200)
+	var maxWAL int64
+	for seq := 0; seq < 1500; seq++ {
+		// A table each, so every entry dirties a page of its own.
+		if err := st.Append(context.Background(), fmt.Sprintf("t%d", seq), 0, record.Entry{Seat: 1, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+		maxWAL = max(maxWAL, fileSize(path+"-wal"))
+	}
+	s := st.Stats()
+	t.Logf("WAL max %d KiB with a limit of %d KiB; %d restarts, %d forced", maxWAL>>10, limit>>10, s.Restarts, s.ForcedRestarts)
+	if s.ForcedRestarts == 0 || s.Restarts < s.ForcedRestarts {
+		t.Errorf("stats %+v: no forced restart with the catch-up stalled", s)
+	}
+	// One commit at a time here: the file passes the cap by one commit's
+	// frames at most before the writer restarts it.
+	if maxWAL > walHardCap*limit+64<<10 {
+		t.Errorf("WAL reached %d bytes, over %d times its limit of %d", maxWAL, walHardCap, limit)
+	}
+}
+
 // Appends from many goroutines for two seconds with a 1 MiB limit: the WAL
 // stays within a few times the limit (before, passive checkpoints let it
 // grow with everything written), and Stats says so.
@@ -377,8 +407,8 @@ func TestWALBounded(t *testing.T) {
 	stop.Store(true)
 	wg.Wait()
 	s := st.Stats()
-	t.Logf("entries %d (%d MiB of text) in %d commits; WAL max %d KiB, now %d KiB; %d checkpoints, %d restarts (%d frames left to them), %d errors (last %q)",
-		s.Entries, s.Entries*int64(len(text))>>20, s.Commits, maxWAL.Load()>>10, s.WALBytes>>10, s.Checkpoints, s.Restarts, s.RestartBacklog, s.CheckpointErrors, s.LastCheckpointError)
+	t.Logf("entries %d (%d MiB of text) in %d commits; WAL max %d KiB, now %d KiB; %d checkpoints, %d restarts (%d forced; %d frames left to them), %d errors (last %q)",
+		s.Entries, s.Entries*int64(len(text))>>20, s.Commits, maxWAL.Load()>>10, s.WALBytes>>10, s.Checkpoints, s.Restarts, s.ForcedRestarts, s.RestartBacklog, s.CheckpointErrors, s.LastCheckpointError)
 	if s.Restarts < 5 {
 		t.Fatalf("the WAL went over its limit only %d times: too little written to test it", s.Restarts)
 	}
