@@ -25,11 +25,11 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 		t.Fatalf("guest player id: %q, %v", player, err)
 	}
 	a.claimName("open sesame", tid("account-info"))
-	a.must(5*time.Second, "the current session", chromedp.WaitVisible(tid("session-current")))
+	a.must(5*time.Second, "the current session", waitVisible(tid("session-current")))
 	a.screenshot("account-claimed")
 	a.must(15*time.Second, "log out",
-		chromedp.Click(tid("logout")),
-		chromedp.WaitVisible(tid("login-form")),
+		clickOn(tid("logout")),
+		waitVisible(tid("login-form")),
 	)
 	if me, _ := eval[bool](a, `window.cardroom.me === null`); !me {
 		t.Error("still logged in after log out")
@@ -39,14 +39,14 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 	b.must(20*time.Second, "log in on another device",
 		chromedp.EmulateViewport(1280, 900),
 		chromedp.Navigate(e.base+"/"),
-		chromedp.WaitVisible(tid("login-form")),
+		waitVisible(tid("login-form")),
 	)
 	b.screenshot("account-login-page")
 	b.must(20*time.Second, "log in",
-		chromedp.SendKeys(tid("login-name"), "anna"),
-		chromedp.SendKeys(tid("login-password"), "open sesame"),
-		chromedp.Click(tid("login-submit")),
-		chromedp.WaitVisible(tid("create-form")),
+		sendKeys(tid("login-name"), "anna"),
+		sendKeys(tid("login-password"), "open sesame"),
+		clickOn(tid("login-submit")),
+		waitVisible(tid("create-form")),
 	)
 	name, err := eval[string](b, `document.querySelector('[data-testid=me-name]').textContent`)
 	if err != nil || !strings.Contains(name, "Anna") {
@@ -56,9 +56,9 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 		t.Errorf("player id on the second device %q, want the guest's %q", p, player)
 	}
 	b.must(15*time.Second, "the account view",
-		chromedp.Click(tid("account-link")),
-		chromedp.WaitVisible(tid("account-info")),
-		chromedp.WaitVisible(tid("session-current")),
+		clickOn(tid("account-link")),
+		waitVisible(tid("account-info")),
+		waitVisible(tid("session-current")),
 	)
 	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid^=revoke-]').length`); n != 1 {
 		t.Errorf("%d sessions listed, want 1 (the first device logged out)", n)
@@ -69,11 +69,11 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 	c := e.tab("impostor")
 	c.must(20*time.Second, "a wrong password",
 		chromedp.Navigate(e.base+"/"),
-		chromedp.WaitVisible(tid("login-form")),
-		chromedp.SendKeys(tid("login-name"), "Anna"),
-		chromedp.SendKeys(tid("login-password"), "not the one"),
-		chromedp.Click(tid("login-submit")),
-		chromedp.WaitVisible(tid("error-toast")),
+		waitVisible(tid("login-form")),
+		sendKeys(tid("login-name"), "Anna"),
+		sendKeys(tid("login-password"), "not the one"),
+		clickOn(tid("login-submit")),
+		waitVisible(tid("error-toast")),
 	)
 	if code, _ := eval[string](c, `(window.cardroom.errors.at(-1) || {}).code`); code != "bad_credentials" {
 		t.Errorf("wrong password: error %q, want bad_credentials", code)
@@ -82,12 +82,12 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 	// Anna's seat is marked as an account's, in the lobby and at the
 	// table; a guest's is not (docs/accounts.md, "Guests and account
 	// names").
-	b.must(10*time.Second, "back to the lobby", chromedp.Click(tid("home")), chromedp.WaitVisible(tid("create-form")))
+	b.must(10*time.Second, "back to the lobby", clickOn(tid("home")), waitVisible(tid("create-form")))
 	id := b.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
 	d := e.tab("guest")
 	d.login("Bob")
 	d.must(15*time.Second, "Anna's table in the lobby with her mark",
-		chromedp.WaitVisible(`[data-testid=lobby-row][data-table="`+id+`"] [data-testid=seat-account]`))
+		waitVisible(`[data-testid=lobby-row][data-table="`+id+`"] [data-testid=seat-account]`))
 	if n, _ := eval[int](d, `document.querySelectorAll('[data-testid=lobby-row][data-table="`+id+`"] .account-mark').length`); n != 1 {
 		t.Errorf("%d account marks on the lobby's line of the table, want 1 (Anna's)", n)
 	}
@@ -96,9 +96,9 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 		t.Errorf("the lobby's link on Anna's name: %q, want #/players/%s", href, player)
 	}
 	d.joinFromLobby(20*time.Second, "join Anna's table", id, tid("seat-1"))
-	d.must(15*time.Second, "the marks at the table", chromedp.WaitVisible(tid("account-badge-0")))
+	d.must(15*time.Second, "the marks at the table", waitVisible(tid("account-badge-0")))
 	for _, tb := range []*tab{b, d} {
-		tb.must(15*time.Second, "Bob at the table", chromedp.WaitVisible(`[data-testid=seat-1] .name`))
+		tb.must(15*time.Second, "Bob at the table", waitVisible(`[data-testid=seat-1] .name`))
 		marks, _ := eval[[]string](tb, `[...document.querySelectorAll('.seat .account-mark')].map((m) => m.dataset.testid + ' ' + m.title)`)
 		if len(marks) != 1 || marks[0] != "account-badge-0 An account: this name is registered to this player" {
 			t.Errorf("%s: account marks on the seats %q, want Anna's seat 0 alone", tb.name, marks)
@@ -118,12 +118,12 @@ func TestAccountSignUpAndLogIn(t *testing.T) {
 // shows, until shows is visible.
 func (b *tab) claimName(password string, shows chromedp.CSS) {
 	b.must(15*time.Second, "claim the name",
-		chromedp.Click(tid("account-link")),
-		chromedp.WaitVisible(tid("claim-form")),
-		chromedp.SendKeys(tid("claim-password"), password),
-		chromedp.SendKeys(tid("claim-password2"), password),
-		chromedp.Click(tid("claim-submit")),
-		chromedp.WaitVisible(shows),
+		clickOn(tid("account-link")),
+		waitVisible(tid("claim-form")),
+		sendKeys(tid("claim-password"), password),
+		sendKeys(tid("claim-password2"), password),
+		clickOn(tid("claim-submit")),
+		waitVisible(shows),
 	)
 }
 
@@ -132,11 +132,11 @@ func (b *tab) loginAccount(name, password string) {
 	b.must(20*time.Second, "log in to "+name,
 		chromedp.EmulateViewport(1280, 900),
 		chromedp.Navigate(b.e.base+"/"),
-		chromedp.WaitVisible(tid("login-form")),
-		chromedp.SendKeys(tid("login-name"), name),
-		chromedp.SendKeys(tid("login-password"), password),
-		chromedp.Click(tid("login-submit")),
-		chromedp.WaitVisible(tid("create-form")),
+		waitVisible(tid("login-form")),
+		sendKeys(tid("login-name"), name),
+		sendKeys(tid("login-password"), password),
+		clickOn(tid("login-submit")),
+		waitVisible(tid("create-form")),
 	)
 }
 
@@ -156,11 +156,11 @@ func TestAccountRevokeElsewhere(t *testing.T) {
 	}
 	a, b := e.tab("phone"), e.tab("laptop")
 	a.loginAccount("Bora", "open sesame")
-	a.must(10*time.Second, "connected", chromedp.WaitVisible(tid("conn-online")))
+	a.must(10*time.Second, "connected", waitVisible(tid("conn-online")))
 	b.loginAccount("bora", "open sesame")
 	b.must(15*time.Second, "the account view",
-		chromedp.Click(tid("account-link")),
-		chromedp.WaitVisible(tid("session-current")),
+		clickOn(tid("account-link")),
+		waitVisible(tid("session-current")),
 	)
 	// Three sessions: the guest's (from the Go client), a's and b's. Revoke
 	// every one that is not b's.
@@ -170,11 +170,11 @@ func TestAccountRevokeElsewhere(t *testing.T) {
 	}
 	for i := 0; i < 2; i++ {
 		b.must(10*time.Second, "revoke another session",
-			chromedp.Click(chromedp.CSS(`tr:not(:has([data-testid=session-current])) [data-testid^=revoke-]`)),
-			chromedp.Poll[chromedp.Void](`document.querySelectorAll('[data-testid^=revoke-]').length === `+[]string{"2", "1"}[i]),
+			clickOn(chromedp.CSS(`tr:not(:has([data-testid=session-current])) [data-testid^=revoke-]`)),
+			pollFor[chromedp.Void](`document.querySelectorAll('[data-testid^=revoke-]').length === `+[]string{"2", "1"}[i]),
 		)
 	}
-	a.must(15*time.Second, "the revoked page is back at the login view", chromedp.WaitVisible(tid("session-ended")), chromedp.WaitVisible(tid("login-form")))
+	a.must(15*time.Second, "the revoked page is back at the login view", waitVisible(tid("session-ended")), waitVisible(tid("login-form")))
 	if me, _ := eval[bool](a, `window.cardroom.me === null`); !me {
 		t.Error("the revoked page still has an identity")
 	}
@@ -201,11 +201,11 @@ func TestBotAccountPage(t *testing.T) {
 	}
 	// (Through the keyboard: the claim's toast may lie over the button.)
 	a.must(15*time.Second, "make the account a bot",
-		chromedp.SendKeys(tid("bot-label"), "laptop"),
-		chromedp.Focus(tid("bot-make")), chromedp.KeyEvent(kb.Enter),
-		chromedp.WaitVisible(tid("bot-fresh-token")),
-		chromedp.WaitVisible(`[data-testid=bot-panel][data-bot="1"]`),
-		chromedp.WaitVisible(tid("bot-since")),
+		sendKeys(tid("bot-label"), "laptop"),
+		focusOn(tid("bot-make")), chromedp.KeyEvent(kb.Enter),
+		waitVisible(tid("bot-fresh-token")),
+		waitVisible(`[data-testid=bot-panel][data-bot="1"]`),
+		waitVisible(tid("bot-since")),
 	)
 	a.screenshot("account-bot")
 	tok, _ := eval[string](a, `document.querySelector('[data-testid=bot-fresh-token]').value`)
@@ -233,13 +233,13 @@ func TestBotAccountPage(t *testing.T) {
 		t.Fatalf("with the token, GET /api/session answers %d for %q, want 200 for %q", code, p, player)
 	}
 	a.must(15*time.Second, "revoke the token",
-		chromedp.Focus(`[data-testid^=bot-revoke-]`), chromedp.KeyEvent(kb.Enter),
-		chromedp.WaitNotPresent(`[data-testid^=bot-token-]`),
+		focusOn(`[data-testid^=bot-revoke-]`), chromedp.KeyEvent(kb.Enter),
+		waitGone(`[data-testid^=bot-token-]`),
 	)
 	if code, _ := asBot(); code != 401 {
 		t.Errorf("a revoked token: GET /api/session answers %d, want 401", code)
 	}
-	a.must(20*time.Second, "reload the account page", chromedp.Reload(), chromedp.WaitVisible(`[data-testid=bot-panel][data-bot="1"]`))
+	a.must(20*time.Second, "reload the account page", chromedp.Reload(), waitVisible(`[data-testid=bot-panel][data-bot="1"]`))
 	if n, _ := eval[int](a, `document.querySelectorAll('[data-testid=bot-fresh-token]').length`); n != 0 {
 		t.Error("after a reload the account page still shows a token")
 	}

@@ -67,7 +67,7 @@ func (b *tab) finishedGame(own int, private bool) (string, string) {
 		b.e.t.Fatalf("create a table: %q %v", got, err)
 	}
 	if own > 0 {
-		b.must(15*time.Second, "the table", chromedp.Navigate(b.e.base+"/#/table/"+id), chromedp.WaitVisible(tid("felt")))
+		b.must(15*time.Second, "the table", chromedp.Navigate(b.e.base+"/#/table/"+id), waitVisible(tid("felt")))
 		b.playUntil(own, 60*time.Second)
 	}
 	if _, err := eval[bool](b, `window.cardroom.conn.send({type: 'leave', table: `+fmt.Sprintf("%q", id)+`}), true`); err != nil {
@@ -156,14 +156,14 @@ func TestAnalysisPanel(t *testing.T) {
 	if s, _ := eval[int](c, `window.cardroom.replay.seat`); s != -1 {
 		t.Errorf("a reader who did not play opens the replay at seat %d, want the public view", s)
 	}
-	c.must(10*time.Second, "the seat button", chromedp.WaitVisible(tid("analysis-seat-0")))
+	c.must(10*time.Second, "the seat button", waitVisible(tid("analysis-seat-0")))
 
 	// alice's replay opens at her seat: her hand face up, her analysis.
 	b.openReplay(id)
 	if s, _ := eval[int](b, `window.cardroom.replay.seat`); s != 0 {
 		t.Errorf("alice opens her own game's replay at seat %d, want 0", s)
 	}
-	b.must(30*time.Second, "the analysis drawn", chromedp.Poll[chromedp.Void](`(() => { const p = document.querySelector('[data-testid=analysis]'); return !!p && p.dataset.status === 'ready' && window.cardroom.replay.seat === 0; })()`))
+	b.must(30*time.Second, "the analysis drawn", pollFor[chromedp.Void](`(() => { const p = document.querySelector('[data-testid=analysis]'); return !!p && p.dataset.status === 'ready' && window.cardroom.replay.seat === 0; })()`))
 	if sel, _ := eval[string](b, `document.querySelector('[data-testid=replay-seat]').value`); sel != "0" {
 		t.Errorf("the seat switcher says %q, want seat 0", sel)
 	}
@@ -196,8 +196,8 @@ func TestAnalysisPanel(t *testing.T) {
 	}
 	// A stand-in's decision says so, and offers no best move.
 	sd := want.Decisions[standIn]
-	b.must(10*time.Second, "a stand-in's mark", chromedp.Click(fmt.Sprintf(`[data-testid=analysis-mark][data-step="%d"]`, sd.Step)),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d && !window.cardroom.replay.busy`, sd.Step-1)))
+	b.must(10*time.Second, "a stand-in's mark", clickOn(fmt.Sprintf(`[data-testid=analysis-mark][data-step="%d"]`, sd.Step)),
+		pollFor[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d && !window.cardroom.replay.busy`, sd.Step-1)))
 	if ok, _ := eval[bool](b, `!!document.querySelector('[data-testid=analysis-standin]') && !document.querySelector('[data-testid=analysis-best]')`); !ok {
 		t.Errorf("the stand-in's decision at step %d does not say a bot made it", sd.Step)
 	}
@@ -225,8 +225,8 @@ func TestAnalysisPanel(t *testing.T) {
 
 	// A click on the mark shows the position the seat decided in, and the
 	// panel describes that decision.
-	b.must(10*time.Second, "click the mark", chromedp.Click(fmt.Sprintf(`[data-testid=analysis-mark][data-step="%d"]`, dec.Step)),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d && !window.cardroom.replay.busy`, dec.Step-1)))
+	b.must(10*time.Second, "click the mark", clickOn(fmt.Sprintf(`[data-testid=analysis-mark][data-step="%d"]`, dec.Step)),
+		pollFor[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d && !window.cardroom.replay.busy`, dec.Step-1)))
 	// From her seat: her own cards, face up, as she saw them then.
 	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=hand] [data-card]').length`); n == 0 {
 		t.Errorf("at the position of step %d the replay shows no card of alice's hand", dec.Step)
@@ -257,14 +257,14 @@ func TestAnalysisPanel(t *testing.T) {
 		t.Errorf("the panel lists %d alternatives, want 1 to 3", n)
 	}
 	// "Show the move played" steps to the move.
-	b.must(10*time.Second, "show the move", chromedp.Click(tid("analysis-show-move")),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d && !window.cardroom.replay.busy`, dec.Step)))
+	b.must(10*time.Second, "show the move", clickOn(tid("analysis-show-move")),
+		pollFor[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d && !window.cardroom.replay.busy`, dec.Step)))
 
 	// The mistakes' links.
 	if len(want.Mistakes) > 0 {
-		b.must(10*time.Second, "to the start", chromedp.Click(tid("replay-first")), chromedp.Poll[chromedp.Void](`window.cardroom.replay.data.step === 0`))
-		b.must(10*time.Second, "click the mistake", chromedp.Click(fmt.Sprintf(`[data-testid=analysis-mistake][data-step="%d"]`, want.Mistakes[0])),
-			chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d`, want.Mistakes[0]-1)))
+		b.must(10*time.Second, "to the start", clickOn(tid("replay-first")), pollFor[chromedp.Void](`window.cardroom.replay.data.step === 0`))
+		b.must(10*time.Second, "click the mistake", clickOn(fmt.Sprintf(`[data-testid=analysis-mistake][data-step="%d"]`, want.Mistakes[0])),
+			pollFor[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d`, want.Mistakes[0]-1)))
 		if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=analysis-mistake]').length`); n != len(want.Mistakes) {
 			t.Errorf("the panel lists %d mistakes, the analysis %d", n, len(want.Mistakes))
 		}
@@ -275,7 +275,7 @@ func TestAnalysisPanel(t *testing.T) {
 	// Keyboard: the current mark takes the focus, an arrow moves it to the
 	// next mark without stepping the replay, Enter jumps there.
 	at, _ := eval[int](b, `window.cardroom.replay.data.step`)
-	b.must(5*time.Second, "focus the current mark", chromedp.Focus(`[data-testid=analysis-mark][tabindex="0"]`))
+	b.must(5*time.Second, "focus the current mark", focusOn(`[data-testid=analysis-mark][tabindex="0"]`))
 	from, _ := eval[int](b, `+document.activeElement.dataset.step`)
 	key, dir := kb.ArrowRight, 1
 	if from == want.Decisions[len(want.Decisions)-1].Step {
@@ -287,15 +287,15 @@ func TestAnalysisPanel(t *testing.T) {
 		t.Errorf("an arrow in the strip: focus from step %d to %d, replay from %d to %d (want the focus to move to the neighbouring mark, the replay to stay)", from, next, at, now)
 	}
 	b.must(10*time.Second, "enter on a mark", chromedp.KeyEvent(kb.Enter),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d`, next-1)))
+		pollFor[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d`, next-1)))
 
 	// Desktop and phone, in Polish, at the decision that cost most: the
 	// panel's texts are Polish.
-	b.must(10*time.Second, "back to the decision", chromedp.Click(fmt.Sprintf(`[data-testid=analysis-mark][data-step="%d"]`, dec.Step)),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d && !window.cardroom.replay.busy`, dec.Step-1)))
+	b.must(10*time.Second, "back to the decision", clickOn(fmt.Sprintf(`[data-testid=analysis-mark][data-step="%d"]`, dec.Step)),
+		pollFor[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d && !window.cardroom.replay.busy`, dec.Step-1)))
 	en, pl := langFile(t, "en"), langFile(t, "pl")
 	b.setLang("pl")
-	b.must(10*time.Second, "the panel in Polish", chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelector('#analysis-h').textContent === %q`, pl["analysis.title"])))
+	b.must(10*time.Second, "the panel in Polish", pollFor[chromedp.Void](fmt.Sprintf(`document.querySelector('#analysis-h').textContent === %q`, pl["analysis.title"])))
 	text := panelText()
 	for _, k := range []string{"analysis.played", "analysis.best", "analysis.loss", "analysis.mistakes", "analysis.key_mistake", "analysis.key_standin"} {
 		if !strings.Contains(text, pl[k]) {
@@ -329,7 +329,7 @@ func TestAnalysisPanel(t *testing.T) {
 
 	// A bot's seat: one short note, no strip.
 	b.setField("replay-seat", "1")
-	b.must(10*time.Second, "a bot's seat", chromedp.Poll[chromedp.Void](`window.cardroom.replay.data && window.cardroom.replay.data.seat === 1`))
+	b.must(10*time.Second, "a bot's seat", pollFor[chromedp.Void](`window.cardroom.replay.data && window.cardroom.replay.data.seat === 1`))
 	if s, _ := eval[string](b, `(document.querySelector('[data-testid=analysis-status]') || {}).textContent || ''`); s != pl["analysis.none"] {
 		t.Errorf("a bot's seat says %q, want %q", s, pl["analysis.none"])
 	}
@@ -398,19 +398,19 @@ func TestPrivateReplayWithInvite(t *testing.T) {
 	carol := e.tab("carol")
 	carol.login("carol")
 	carol.must(15*time.Second, "a replay without the invite", chromedp.Navigate(e.base+"/#/replay/"+id),
-		chromedp.Poll[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.error; })()`))
+		pollFor[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.error; })()`))
 
 	eve := e.tab("eve")
 	eve.login("eve")
-	eve.must(15*time.Second, "the invite link", chromedp.Navigate(e.base+"/?table="+id+"&invite="+invite), chromedp.WaitVisible(tid("felt")))
+	eve.must(15*time.Second, "the invite link", chromedp.Navigate(e.base+"/?table="+id+"&invite="+invite), waitVisible(tid("felt")))
 	eve.must(5*time.Second, "to the replay", chromedp.Evaluate[chromedp.Void](`location.hash = '#/replay/`+id+`'`))
-	eve.must(15*time.Second, "the replay", chromedp.WaitVisible(tid("replay-step")),
-		chromedp.Poll[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.data && !!r.info && r.info.names.length === 3; })()`))
+	eve.must(15*time.Second, "the replay", waitVisible(tid("replay-step")),
+		pollFor[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.data && !!r.info && r.info.names.length === 3; })()`))
 	if s, _ := eval[int](eve, `window.cardroom.replay.seat`); s != -1 {
 		t.Errorf("eve, who did not play, opens the replay at seat %d, want the public view", s)
 	}
-	eve.must(10*time.Second, "seat 0's analysis", chromedp.WaitVisible(tid("analysis-seat-0")), chromedp.Click(tid("analysis-seat-0")),
-		chromedp.Poll[chromedp.Void](`(() => { const p = document.querySelector('[data-testid=analysis]'); return !!p && p.dataset.status === 'ready'; })()`))
+	eve.must(10*time.Second, "seat 0's analysis", waitVisible(tid("analysis-seat-0")), clickOn(tid("analysis-seat-0")),
+		pollFor[chromedp.Void](`(() => { const p = document.querySelector('[data-testid=analysis]'); return !!p && p.dataset.status === 'ready'; })()`))
 	e.checkJS()
 }
 

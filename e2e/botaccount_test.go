@@ -48,7 +48,7 @@ func TestBotAccountBadge(t *testing.T) {
 	botDone := make(chan error, 1)
 	go func() { botDone <- playRandom(ctx, c, id) }()
 
-	alice.must(20*time.Second, "the BOT badge on seat 1", chromedp.WaitVisible(tid("bot-badge-1")))
+	alice.must(20*time.Second, "the BOT badge on seat 1", waitVisible(tid("bot-badge-1")))
 	if n, _ := eval[int](alice, `document.querySelectorAll('.badge.bot-account').length`); n != 1 {
 		t.Errorf("%d BOT badges on the page, want 1 (seat 1 only)", n)
 	}
@@ -67,16 +67,16 @@ func TestBotAccountBadge(t *testing.T) {
 	}
 	// The replay shows the badge on the same seat, from the record.
 	alice.must(20*time.Second, "the replay with the BOT badge",
-		chromedp.Click(tid("final-replay")),
-		chromedp.WaitVisible(`[data-testid=replay] `+string(tid("bot-badge-1"))))
+		clickOn(tid("final-replay")),
+		waitVisible(`[data-testid=replay] `+string(tid("bot-badge-1"))))
 	if n, _ := eval[int](alice, `document.querySelectorAll('[data-testid=replay] .badge.bot-account').length + document.querySelectorAll('.account-mark').length`); n != 1 {
 		t.Errorf("%d BOT badges and account marks in the replay, want 1 (seat 1's badge)", n)
 	}
-	alice.must(10*time.Second, "back to the final scores", chromedp.NavigateBack(), chromedp.WaitVisible(tid("final-scores")))
+	alice.must(10*time.Second, "back to the final scores", chromedp.NavigateBack(), waitVisible(tid("final-scores")))
 	// Who is online in the lobby shows the bot account with its badge
 	// (its socket is still open), not with an account's ✓.
 	alice.must(30*time.Second, "the bot account online, with its badge (who is online is drawn again every 10 s)",
-		chromedp.Click(tid("final-lobby")), chromedp.WaitVisible(`[data-testid=online-list] [data-testid=online-bot]`))
+		clickOn(tid("final-lobby")), waitVisible(`[data-testid=online-list] [data-testid=online-bot]`))
 	if n, _ := eval[int](alice, `document.querySelectorAll('[data-testid=online-list] [data-testid=online-account]').length`); n != 0 {
 		t.Errorf("%d account marks in who is online, want none (alice is a guest, RoboBob a bot)", n)
 	}

@@ -32,13 +32,13 @@ func chatTexts(b *tab) []string {
 
 // waitChat waits until a tab shows a chat line whose text is text.
 func waitChat(b *tab, text string) {
-	b.must(15*time.Second, "see the chat line "+text, chromedp.Poll[chromedp.Void](fmt.Sprintf(
+	b.must(15*time.Second, "see the chat line "+text, pollFor[chromedp.Void](fmt.Sprintf(
 		`[...document.querySelectorAll('[data-testid=chat-text]')].some((e) => e.textContent === %q)`, text)))
 }
 
 func say(b *tab, text string) {
-	b.must(10*time.Second, "type a chat line", chromedp.WaitVisible(tid("chat-input")),
-		chromedp.SendKeys(tid("chat-input"), text), chromedp.Click(tid("chat-send")))
+	b.must(10*time.Second, "type a chat line", waitVisible(tid("chat-input")),
+		sendKeys(tid("chat-input"), text), clickOn(tid("chat-send")))
 }
 
 func TestChatTwoBrowsers(t *testing.T) {
@@ -50,9 +50,9 @@ func TestChatTwoBrowsers(t *testing.T) {
 	// alice holds an account: her lines carry her seat's ✓, bob's (a
 	// guest) and carol's (a spectator) none.
 	alice.claimName("open sesame", tid("account-info"))
-	alice.must(10*time.Second, "back to the lobby", chromedp.Click(tid("home")), chromedp.WaitVisible(tid("create-form")))
+	alice.must(10*time.Second, "back to the lobby", clickOn(tid("home")), waitVisible(tid("create-form")))
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
-	alice.must(10*time.Second, "the chat panel", chromedp.WaitVisible(tid("chat-panel")))
+	alice.must(10*time.Second, "the chat panel", waitVisible(tid("chat-panel")))
 	bob.joinFromLobby(15*time.Second, "bob joins from the lobby", id, tid("chat-show-spectators"))
 	// bob reads in Polish: the phrase alice sends comes as a code.
 	var switched bool
@@ -66,18 +66,18 @@ func TestChatTwoBrowsers(t *testing.T) {
 	say(bob, "hi alice")
 	waitChat(alice, "hi alice")
 
-	alice.must(10*time.Second, "a canned phrase", chromedp.Click(tid("phrase-gg")))
+	alice.must(10*time.Second, "a canned phrase", clickOn(tid("phrase-gg")))
 	waitChat(alice, "Good game")
 	waitChat(bob, "Dobra gra")
 
 	// carol watches and writes on the spectators' channel; bob hides it.
-	carol.must(15*time.Second, "carol watches", chromedp.Navigate(e.base+"/#/table/"+id), chromedp.WaitVisible(tid("chat-panel")))
+	carol.must(15*time.Second, "carol watches", chromedp.Navigate(e.base+"/#/table/"+id), waitVisible(tid("chat-panel")))
 	waitChat(carol, "hi alice") // the last lines come with the watch
 	say(carol, "go alice")
 	waitChat(alice, "go alice")
 	waitChat(bob, "go alice")
-	bob.must(10*time.Second, "hide the spectators", chromedp.Click(tid("chat-show-spectators")))
-	bob.must(10*time.Second, "spectators hidden", chromedp.Poll[chromedp.Void](
+	bob.must(10*time.Second, "hide the spectators", clickOn(tid("chat-show-spectators")))
+	bob.must(10*time.Second, "spectators hidden", pollFor[chromedp.Void](
 		`![...document.querySelectorAll('[data-testid=chat-text]')].some((e) => e.textContent === 'go alice')`))
 	say(carol, "psst")
 	waitChat(alice, "psst")
@@ -89,13 +89,13 @@ func TestChatTwoBrowsers(t *testing.T) {
 	}
 
 	// alice mutes bob: his lines go from her page, not from carol's.
-	alice.must(10*time.Second, "mute bob", chromedp.Click(chromedp.CSS(`[data-testid=chat-line][data-line="2"] [data-testid=chat-mute]`)))
-	alice.must(10*time.Second, "bob muted", chromedp.Poll[chromedp.Void](
+	alice.must(10*time.Second, "mute bob", clickOn(chromedp.CSS(`[data-testid=chat-line][data-line="2"] [data-testid=chat-mute]`)))
+	alice.must(10*time.Second, "bob muted", pollFor[chromedp.Void](
 		`![...document.querySelectorAll('[data-testid=chat-text]')].some((e) => e.textContent === 'hi alice')`))
 	if got := chatTexts(carol); !slices.Contains(got, "psst") || !slices.Contains(got, "hi alice") {
 		t.Errorf("carol shows %v: she muted nobody", got)
 	}
-	alice.must(10*time.Second, "unmute bob", chromedp.Click(tid("chat-unmute")))
+	alice.must(10*time.Second, "unmute bob", clickOn(tid("chat-unmute")))
 	waitChat(alice, "hi alice")
 	say(alice, "marker")
 	waitChat(bob, "marker")
@@ -119,25 +119,25 @@ func TestRematchBrowser(t *testing.T) {
 	alice := e.tab("alice")
 	alice.login("alice")
 	alice.claimName("open sesame", tid("account-info"))
-	alice.must(10*time.Second, "back to the lobby", chromedp.Click(tid("home")), chromedp.WaitVisible(tid("create-form")))
+	alice.must(10*time.Second, "back to the lobby", clickOn(tid("home")), waitVisible(tid("create-form")))
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, nil)
 	alice.playToEnd(150*time.Second, nil)
-	alice.must(20*time.Second, "the final scores", chromedp.WaitVisible(tid("final-scores")))
+	alice.must(20*time.Second, "the final scores", waitVisible(tid("final-scores")))
 	seats, _ := eval[[]string](alice, `[...document.querySelectorAll('[data-testid=final-scores] .account-mark')].map((m) => m.closest('tr').dataset.seat)`)
 	if len(seats) != 1 || seats[0] != "0" {
 		t.Errorf("account marks in the final scores on seats %q, want alice's 0 alone", seats)
 	}
-	alice.must(20*time.Second, "offer a rematch from the final scores", chromedp.WaitVisible(tid("final-rematch-offer")),
-		chromedp.Click(tid("final-rematch-offer")))
-	alice.must(20*time.Second, "the rematch table", chromedp.Poll[chromedp.Void](fmt.Sprintf(
+	alice.must(20*time.Second, "offer a rematch from the final scores", waitVisible(tid("final-rematch-offer")),
+		clickOn(tid("final-rematch-offer")))
+	alice.must(20*time.Second, "the rematch table", pollFor[chromedp.Void](fmt.Sprintf(
 		`(() => { const f = document.querySelector('[data-testid=felt]'); return !!f && f.dataset.table !== %q && f.dataset.status === 'playing'; })()`, id)))
-	alice.must(15*time.Second, "the series score", chromedp.WaitVisible(tid("series")))
+	alice.must(15*time.Second, "the series score", waitVisible(tid("series")))
 	if s, _ := eval[string](alice, `document.querySelector('[data-testid=series]').textContent`); !strings.Contains(s, "1") {
 		t.Errorf("series: %q", s)
 	}
 	alice.must(20*time.Second, "the first game's replay with alice's mark",
 		chromedp.Navigate(e.base+"/#/replay/"+id),
-		chromedp.WaitVisible(`[data-testid=replay] `+string(tid("account-badge-0"))))
+		waitVisible(`[data-testid=replay] `+string(tid("account-badge-0"))))
 	if n, _ := eval[int](alice, `document.querySelectorAll('[data-testid=replay] .seat .account-mark').length`); n != 1 {
 		t.Errorf("%d account marks on the replay's seats, want 1 (alice's)", n)
 	}

@@ -55,13 +55,13 @@ func TestClusterBrowser(t *testing.T) {
 	alice := e1.tab("alice")
 	alice.login("alice")
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
-	alice.must(10*time.Second, "waiting room", chromedp.WaitVisible(tid("waiting")))
+	alice.must(10*time.Second, "waiting room", waitVisible(tid("waiting")))
 	e1.checkJS()
 	chromedp.Cancel(alice.ctx) // alice goes: a stand-in plays her seat after the grace
 
 	bob := e2.tab("bob")
 	bob.login("bob")
-	bob.must(15*time.Second, "bob sees node 1's table in node 2's lobby", chromedp.WaitVisible(tid("join-"+id)))
+	bob.must(15*time.Second, "bob sees node 1's table in node 2's lobby", waitVisible(tid("join-"+id)))
 	bob.joinFromLobby(15*time.Second, "bob joins through node 2", id, tid("hand"))
 	moves := 0
 	for moves < 3 {
@@ -79,8 +79,8 @@ func TestClusterBrowser(t *testing.T) {
 	}
 	px.Partition()
 	// The page notices the closed socket, reconnects and comes back.
-	bob.must(10*time.Second, "bob's page goes offline", chromedp.WaitNotPresent(tid("conn-online")))
-	bob.must(20*time.Second, "bob's page back online", chromedp.WaitVisible(tid("conn-online")), chromedp.WaitVisible(tid("hand")))
+	bob.must(10*time.Second, "bob's page goes offline", waitGone(tid("conn-online")))
+	bob.must(20*time.Second, "bob's page back online", waitVisible(tid("conn-online")), waitVisible(tid("hand")))
 	bob.playToEnd(120*time.Second, nil)
 	if got, want := bob.finalTotals(), e2.serverTotals(id); !sameInts(got, want) {
 		t.Errorf("bob sees totals %v, the record on node 2 says %v", got, want)

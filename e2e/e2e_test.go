@@ -109,6 +109,10 @@ func sharedBrowser() (context.Context, error) {
 		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 		chromedp.Flag("mute-audio", true),
+		// Chromium keeps a spare renderer started for the next page; each
+		// tab here opens in a browser context of its own, which cannot use
+		// it (a third fewer renderers started).
+		chromedp.Flag("disable-features", "SpareRendererForSitePerProcess"),
 		chromedp.Flag("lang", "en-US"), // the tests expect English until they switch
 		chromedp.Env("LANGUAGE=en_US"),
 		// No UserDataDir: chromedp makes a temporary profile and removes it.
@@ -229,11 +233,25 @@ func (e *env) tab(name string) *tab { return e.tabAt(name, 0.05) }
 // tests of the pacing itself); tab's pauses are a twentieth of that.
 func (e *env) pacedTab(name string) *tab { return e.tabAt(name, 1) }
 
-func (e *env) tabAt(name string, pace float64) *tab {
+func (e *env) tabAt(name string, pace float64) *tab { return e.open(name, pace, false) }
+
+// movingTab is a tab whose page moves its cards: the tests of the motion
+// itself. The others' tabs ask for reduced motion (prefers-reduced-motion,
+// which players can set too: the cards are just there, docs/client.md),
+// because on a 2-core machine the browser's CPU bounds the package's time
+// and the animations took a tenth of it in a set of whole-game tests.
+func (e *env) movingTab(name string, pace float64) *tab { return e.open(name, pace, true) }
+
+func (e *env) open(name string, pace float64, motion bool) *tab {
 	ctx, cancel := chromedp.NewContext(e.root, chromedp.WithNewBrowserContext())
 	e.t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {
 		e.t.Fatalf("%s: new tab: %v", name, err)
+	}
+	if !motion {
+		if err := reduceMotion(ctx); err != nil {
+			e.t.Fatalf("%s: reduce motion: %v", name, err)
+		}
 	}
 	if pace != 1 {
 		script := fmt.Sprintf("window.CARDROOM_PACE = %g;", pace)
@@ -344,7 +362,7 @@ func (b *tab) joinFromLobby(timeout time.Duration, what, id string, then chromed
 	b.e.t.Helper()
 	end := time.Now().Add(timeout)
 	for {
-		err := b.do(time.Until(end), chromedp.WaitVisible(tid("join-"+id)), chromedp.Click(tid("join-"+id)))
+		err := b.do(time.Until(end), waitVisible(tid("join-"+id)), clickOn(tid("join-"+id)))
 		if err == nil || !strings.Contains(err.Error(), "Could not find node") || time.Now().After(end) {
 			if err != nil {
 				b.e.expired(b.name + ": " + what)
@@ -354,7 +372,7 @@ func (b *tab) joinFromLobby(timeout time.Duration, what, id string, then chromed
 			break
 		}
 	}
-	b.must(time.Until(end), what, chromedp.WaitVisible(then))
+	b.must(time.Until(end), what, waitVisible(then))
 }
 
 // login opens the client and enters a name (typed with key presses).
@@ -362,10 +380,10 @@ func (b *tab) login(name string) {
 	b.must(20*time.Second, "open and log in",
 		chromedp.EmulateViewport(1280, 900),
 		chromedp.Navigate(b.e.base+"/"),
-		chromedp.WaitVisible(tid("name-input")),
-		chromedp.SendKeys(tid("name-input"), name),
-		chromedp.Click(tid("name-submit")),
-		chromedp.WaitVisible(tid("create-form")),
+		waitVisible(tid("name-input")),
+		sendKeys(tid("name-input"), name),
+		clickOn(tid("name-submit")),
+		waitVisible(tid("create-form")),
 	)
 }
 
@@ -382,7 +400,7 @@ func (b *tab) setField(id, value string) {
 
 // createTable fills the lobby form and creates a table with random bots.
 func (b *tab) createTable(game string, players int, opts map[string]string, open []int) string {
-	b.must(10*time.Second, "pick the game", chromedp.Click(tid("create-game-"+game)), chromedp.WaitVisible(tid("opt-players")))
+	b.must(10*time.Second, "pick the game", clickOn(tid("create-game-"+game)), waitVisible(tid("opt-players")))
 	b.setField("quick-level", "random")
 	b.setField("opt-players", strconv.Itoa(players))
 	for k, v := range opts {
@@ -391,7 +409,7 @@ func (b *tab) createTable(game string, players int, opts map[string]string, open
 	for _, s := range open {
 		b.setField("seat-kind-"+strconv.Itoa(s), "open")
 	}
-	b.must(15*time.Second, "create the table", chromedp.Click(tid("create-submit")), chromedp.WaitVisible(tid("felt")))
+	b.must(15*time.Second, "create the table", clickOn(tid("create-submit")), waitVisible(tid("felt")))
 	id, err := eval[string](b, `document.querySelector('[data-testid=felt]').dataset.table`)
 	if err != nil || id == "" {
 		b.e.t.Fatalf("%s: table id: %v", b.name, err)
@@ -468,7 +486,7 @@ func (b *tab) nextPick(js string, d time.Duration) (p pick, ok bool) {
 	// outlives its call.
 	ctx, cancel := context.WithTimeout(b.ctx, d+2*time.Second)
 	defer cancel()
-	p, err := chromedp.Run(ctx, chromedp.Poll[pick](js, chromedp.WithPollingInterval(15*time.Millisecond), chromedp.WithPollingTimeout(d)))
+	p, err := chromedp.Run(ctx, pollFor[pick](js, chromedp.WithPollingInterval(15*time.Millisecond), chromedp.WithPollingTimeout(d)))
 	return p, err == nil && p.Kind != ""
 }
 
@@ -481,7 +499,7 @@ func (b *tab) clickPick(p pick) bool {
 		return false
 	}
 	if p.Kind == "move" {
-		b.do(3*time.Second, chromedp.Poll[chromedp.Void](fmt.Sprintf(
+		b.do(3*time.Second, pollFor[chromedp.Void](fmt.Sprintf(
 			`(() => { const f = document.querySelector('[data-testid=felt]'); return !f || f.dataset.seq !== %q || (%v && !!document.querySelector('[data-testid=suit-picker]')) || !!document.querySelector('[data-testid=final-scores]'); })()`, p.Seq, !p.Picker),
 			chromedp.WithPollingInterval(15*time.Millisecond)))
 	}
@@ -542,7 +560,7 @@ func (b *tab) checkErrors() {
 
 // finalTotals reads the totals shown in the final scores dialog.
 func (b *tab) finalTotals() []int {
-	b.must(20*time.Second, "final scores", chromedp.WaitVisible(tid("final-scores")))
+	b.must(20*time.Second, "final scores", waitVisible(tid("final-scores")))
 	s, err := eval[[]int](b, `(() => { const out = []; for (const e of document.querySelectorAll('[data-testid^=final-total-]')) out[+e.dataset.testid.slice(12)] = +e.textContent; return out; })()`)
 	if err != nil {
 		b.e.t.Fatalf("%s: read final totals: %v", b.name, err)
@@ -610,8 +628,8 @@ func playGame(e *env, game string, players int, opts map[string]string, shotAt i
 		b.shots = maps.Clone(shots) // playToEnd deletes each one it takes
 	}
 	// The hint button answers with the hard bot's move or a clear message.
-	b.must(30*time.Second, "hint", chromedp.WaitVisible(tid("hand")), chromedp.Click(tid("hint")),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid=hint-text], [data-testid=error-toast]`)))
+	b.must(30*time.Second, "hint", waitVisible(tid("hand")), clickOn(tid("hint")),
+		waitVisible(chromedp.CSS(`[data-testid=hint-text], [data-testid=error-toast]`)))
 	if msg, _ := eval[string](b, `(document.querySelector('[data-testid=hint-text]') || document.querySelector('[data-testid=error-toast]')).textContent`); msg != "" {
 		t.Logf("hint: %s", msg)
 	}
@@ -649,27 +667,27 @@ func playGame(e *env, game string, players int, opts map[string]string, shotAt i
 func TestPapayooWholeGame(t *testing.T) {
 	e, b, _ := playWholeGame(t, "papayoo")
 	// The replay of the finished game, moved by a click and a key press.
-	b.must(10*time.Second, "open the replay", chromedp.Click(tid("final-replay")), chromedp.WaitVisible(tid("replay-step")))
+	b.must(10*time.Second, "open the replay", clickOn(tid("final-replay")), waitVisible(tid("replay-step")))
 	step := func() string {
 		s, _ := eval[string](b, `document.querySelector('[data-testid=replay-step]').textContent`)
 		return s
 	}
 	s0 := step()
-	b.must(10*time.Second, "replay next", chromedp.Click(tid("replay-next")), chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelector('[data-testid=replay-step]').textContent !== %q`, s0)))
+	b.must(10*time.Second, "replay next", clickOn(tid("replay-next")), pollFor[chromedp.Void](fmt.Sprintf(`document.querySelector('[data-testid=replay-step]').textContent !== %q`, s0)))
 	s1 := step()
-	b.must(10*time.Second, "replay by key", chromedp.KeyEvent(kb.ArrowRight), chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelector('[data-testid=replay-step]').textContent !== %q`, s1)))
-	b.must(10*time.Second, "replay end", chromedp.Click(tid("replay-last")), chromedp.Poll[chromedp.Void](`/Step (\d+) of \1$/.test(document.querySelector('[data-testid=replay-step]').textContent)`))
+	b.must(10*time.Second, "replay by key", chromedp.KeyEvent(kb.ArrowRight), pollFor[chromedp.Void](fmt.Sprintf(`document.querySelector('[data-testid=replay-step]').textContent !== %q`, s1)))
+	b.must(10*time.Second, "replay end", clickOn(tid("replay-last")), pollFor[chromedp.Void](`/Step (\d+) of \1$/.test(document.querySelector('[data-testid=replay-step]').textContent)`))
 	b.screenshot("papayoo-replay")
 	// Seen by seat 0, at the start of the first trick: a hand is shown.
 	b.setField("replay-seat", "0")
 	// The seat change reloads and redraws the replay: wait for it, or the
 	// next click may land on a button being replaced.
-	b.must(10*time.Second, "replay from seat 0", chromedp.Poll[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.data && r.data.seat === 0; })()`))
-	b.must(10*time.Second, "replay start", chromedp.Click(tid("replay-first")), chromedp.Poll[chromedp.Void](`/^Step 0 /.test(document.querySelector('[data-testid=replay-step]').textContent)`))
+	b.must(10*time.Second, "replay from seat 0", pollFor[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.data && r.data.seat === 0; })()`))
+	b.must(10*time.Second, "replay start", clickOn(tid("replay-first")), pollFor[chromedp.Void](`/^Step 0 /.test(document.querySelector('[data-testid=replay-step]').textContent)`))
 	for i := 0; i < 6; i++ {
-		b.must(10*time.Second, "replay step", chromedp.Click(tid("replay-next")), chromedp.Sleep(60*time.Millisecond))
+		b.must(10*time.Second, "replay step", clickOn(tid("replay-next")), chromedp.Sleep(60*time.Millisecond))
 	}
-	b.must(10*time.Second, "seat 0's hand in the replay", chromedp.WaitVisible(tid("hand")))
+	b.must(10*time.Second, "seat 0's hand in the replay", waitVisible(tid("hand")))
 	e.checkJS()
 }
 
@@ -686,14 +704,14 @@ func TestTwoPlayersAndSpectator(t *testing.T) {
 	bob.login("bob")
 	carol.login("carol")
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
-	alice.must(10*time.Second, "waiting room", chromedp.WaitVisible(tid("waiting")), chromedp.WaitVisible(tid("add-bot-1")))
+	alice.must(10*time.Second, "waiting room", waitVisible(tid("waiting")), waitVisible(tid("add-bot-1")))
 	alice.screenshot("waiting-room")
 	// Bob finds the table in the lobby (live list) and joins it.
-	bob.must(15*time.Second, "bob sees the table in the lobby", chromedp.WaitVisible(tid("join-"+id)))
+	bob.must(15*time.Second, "bob sees the table in the lobby", waitVisible(tid("join-"+id)))
 	bob.screenshot("lobby")
 	bob.joinFromLobby(15*time.Second, "bob joins from the lobby", id, tid("hand"))
 	// Carol watches it.
-	carol.must(15*time.Second, "carol watches", chromedp.Navigate(e.base+"/#/table/"+id), chromedp.WaitVisible(tid("spectator-badge")))
+	carol.must(15*time.Second, "carol watches", chromedp.Navigate(e.base+"/#/table/"+id), waitVisible(tid("spectator-badge")))
 	var wg sync.WaitGroup
 	for _, p := range []*tab{alice, bob} {
 		wg.Add(1)
@@ -711,7 +729,7 @@ func TestTwoPlayersAndSpectator(t *testing.T) {
 	}
 	alice.checkErrors()
 	bob.checkErrors()
-	carol.must(20*time.Second, "spectator sees the end", chromedp.WaitVisible(tid("final-scores")))
+	carol.must(20*time.Second, "spectator sees the end", waitVisible(tid("final-scores")))
 	if got := carol.finalTotals(); !sameInts(got, want) {
 		t.Errorf("spectator sees totals %v, server %v", got, want)
 	}
@@ -744,7 +762,7 @@ func TestReloadResumes(t *testing.T) {
 		}
 	}
 	handBefore, _ := eval[[]string](b, `[...document.querySelectorAll('[data-testid=hand-card]')].map((e) => e.dataset.card)`)
-	b.must(20*time.Second, "reload", chromedp.Reload(), chromedp.WaitVisible(tid("felt")), chromedp.WaitVisible(tid("hand")))
+	b.must(20*time.Second, "reload", chromedp.Reload(), waitVisible(tid("felt")), waitVisible(tid("hand")))
 	got, _ := eval[string](b, `document.querySelector('[data-testid=felt]').dataset.table + '/' + document.querySelector('[data-testid=felt]').dataset.seat`)
 	if got != id+"/0" {
 		t.Errorf("after the reload the page shows %q, want table %s seat 0", got, id)
@@ -757,7 +775,7 @@ func TestReloadResumes(t *testing.T) {
 	if _, err := eval[bool](b, `(window.cardroom.conn.ws.close(), true)`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(10*time.Second, "reconnect", chromedp.WaitVisible(tid("conn-online")))
+	b.must(10*time.Second, "reconnect", waitVisible(tid("conn-online")))
 	b.playToEnd(120*time.Second, nil)
 	if got, want := b.finalTotals(), e.serverTotals(id); !sameInts(got, want) {
 		t.Errorf("after the reload: totals %v, server %v", got, want)
@@ -782,26 +800,26 @@ func TestLanguageSwitch(t *testing.T) {
 	want := map[string]string{"pl": "Szybka gra", "cs": "Rychlá hra", "tr": "Hızlı oyun", "en": "Quick play"}
 	for _, lang := range []string{"pl", "cs", "tr"} {
 		b.setField("lang-select", lang)
-		b.must(5*time.Second, "switch to "+lang, chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.documentElement.lang === %q && document.querySelector('#quick-h').textContent === %q`, lang, want[lang])))
+		b.must(5*time.Second, "switch to "+lang, pollFor[chromedp.Void](fmt.Sprintf(`document.documentElement.lang === %q && document.querySelector('#quick-h').textContent === %q`, lang, want[lang])))
 	}
 	// Keyboard: focus the switcher and press Home (English is first).
-	b.must(5*time.Second, "keyboard switch", chromedp.Focus(tid("lang-select")), chromedp.KeyEvent(kb.Home),
-		chromedp.Poll[chromedp.Void](`document.documentElement.lang === 'en'`))
+	b.must(5*time.Second, "keyboard switch", focusOn(tid("lang-select")), chromedp.KeyEvent(kb.Home),
+		pollFor[chromedp.Void](`document.documentElement.lang === 'en'`))
 	b.setField("lang-select", "pl")
-	b.must(5*time.Second, "Polish again", chromedp.Poll[chromedp.Void](`document.documentElement.lang === 'pl'`))
-	b.must(10*time.Second, "reload keeps Polish", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#quick-h")),
-		chromedp.Poll[chromedp.Void](`document.querySelector('#quick-h').textContent === 'Szybka gra'`))
+	b.must(5*time.Second, "Polish again", pollFor[chromedp.Void](`document.documentElement.lang === 'pl'`))
+	b.must(10*time.Second, "reload keeps Polish", chromedp.Reload(), waitVisible(chromedp.CSS("#quick-h")),
+		pollFor[chromedp.Void](`document.querySelector('#quick-h').textContent === 'Szybka gra'`))
 	// The rules panel at a table is in Polish too.
 	b.createTable("papayoo", 3, map[string]string{"rounds": "1"}, nil)
-	b.must(10*time.Second, "Polish rules", chromedp.WaitVisible(tid("help-rules")),
-		chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=help-rules]').textContent.includes('Zbierz jak najmniej punktów')`))
-	b.must(5*time.Second, "tips tab", chromedp.Click(tid("tab-tips")), chromedp.WaitVisible(tid("help-tips")),
-		chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=help-tips]').textContent.includes('Przekazanie')`))
-	b.must(10*time.Second, "hand", chromedp.WaitVisible(tid("hand")))
+	b.must(10*time.Second, "Polish rules", waitVisible(tid("help-rules")),
+		pollFor[chromedp.Void](`document.querySelector('[data-testid=help-rules]').textContent.includes('Zbierz jak najmniej punktów')`))
+	b.must(5*time.Second, "tips tab", clickOn(tid("tab-tips")), waitVisible(tid("help-tips")),
+		pollFor[chromedp.Void](`document.querySelector('[data-testid=help-tips]').textContent.includes('Przekazanie')`))
+	b.must(10*time.Second, "hand", waitVisible(tid("hand")))
 	b.screenshot("papayoo-polish")
 	// A server error is shown in words, in the chosen language.
 	b.must(10*time.Second, "unknown table", chromedp.Navigate(e.base+"/#/table/t_doesnotexist"),
-		chromedp.WaitVisible(tid("error-toast")), chromedp.WaitVisible(tid("table-missing")))
+		waitVisible(tid("error-toast")), waitVisible(tid("table-missing")))
 	if msg, _ := eval[string](b, `document.querySelector('[data-testid=error-toast]').textContent`); msg != "Ten stół nie istnieje." {
 		t.Errorf("error message %q, want the Polish text for no_table", msg)
 	}
@@ -819,7 +837,7 @@ func TestInviteQuickPlayKeyboard(t *testing.T) {
 	alice, bob := e.tab("alice"), e.tab("bob")
 	alice.login("alice")
 	bob.login("bob")
-	alice.must(5*time.Second, "private", chromedp.Click(tid("create-private")))
+	alice.must(5*time.Second, "private", clickOn(tid("create-private")))
 	id := alice.createTable("pisyedili", 3, map[string]string{"hands": "1"}, []int{1})
 	link, err := eval[string](alice, `document.querySelector('[data-testid=invite-link]').value`)
 	if err != nil || !strings.Contains(link, "invite=") {
@@ -829,17 +847,17 @@ func TestInviteQuickPlayKeyboard(t *testing.T) {
 	if n, _ := eval[int](bob, `document.querySelectorAll('[data-table="`+id+`"]').length`); n != 0 {
 		t.Errorf("a private table is listed in the lobby")
 	}
-	bob.must(15*time.Second, "bob opens the invite link", chromedp.Navigate(link), chromedp.WaitVisible(tid("sit-1")), chromedp.Click(tid("sit-1")), chromedp.WaitVisible(tid("hand")))
+	bob.must(15*time.Second, "bob opens the invite link", chromedp.Navigate(link), waitVisible(tid("sit-1")), clickOn(tid("sit-1")), waitVisible(tid("hand")))
 	if got, _ := eval[string](bob, `document.querySelector('[data-testid=felt]').dataset.seat`); got != "1" {
 		t.Errorf("bob sits at seat %q, want 1", got)
 	}
-	alice.must(15*time.Second, "the game starts for alice", chromedp.WaitVisible(tid("hand")))
+	alice.must(15*time.Second, "the game starts for alice", waitVisible(tid("hand")))
 
 	// Quick play, keyboard only.
-	alice.must(10*time.Second, "lobby", chromedp.Click(tid("back-lobby")), chromedp.WaitVisible(tid("quick-papayoo")))
+	alice.must(10*time.Second, "lobby", clickOn(tid("back-lobby")), waitVisible(tid("quick-papayoo")))
 	alice.setField("quick-level", "random")
-	alice.must(15*time.Second, "quick play", chromedp.Focus(tid("quick-papayoo")), chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(tid("pass-confirm")))
-	alice.must(5*time.Second, "focus a card", chromedp.Focus(chromedp.CSS(`[data-testid=hand-card]`)))
+	alice.must(15*time.Second, "quick play", focusOn(tid("quick-papayoo")), chromedp.KeyEvent(kb.Enter), waitVisible(tid("pass-confirm")))
+	alice.must(5*time.Second, "focus a card", focusOn(chromedp.CSS(`[data-testid=hand-card]`)))
 	for i := 0; i < 5; i++ {
 		alice.must(5*time.Second, "select by keyboard", chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.Tab))
 	}
@@ -851,8 +869,8 @@ func TestInviteQuickPlayKeyboard(t *testing.T) {
 	if n != 5 {
 		t.Fatalf("%d cards selected by keyboard, want 5", n)
 	}
-	alice.must(10*time.Second, "confirm the pass by keyboard", chromedp.Focus(tid("pass-confirm")), chromedp.KeyEvent(kb.Enter),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid=pass-done], [data-testid=received], [data-testid=trick]`)))
+	alice.must(10*time.Second, "confirm the pass by keyboard", focusOn(tid("pass-confirm")), chromedp.KeyEvent(kb.Enter),
+		waitVisible(chromedp.CSS(`[data-testid=pass-done], [data-testid=received], [data-testid=trick]`)))
 	alice.screenshot("papayoo-keyboard")
 	e.checkJS()
 }
@@ -863,7 +881,7 @@ func TestInviteQuickPlayKeyboard(t *testing.T) {
 func TestCardGallery(t *testing.T) {
 	e := newEnv(t)
 	b := e.tab("gallery")
-	b.must(20*time.Second, "open", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(e.base+"/"), chromedp.WaitVisible(tid("name-input")))
+	b.must(20*time.Second, "open", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(e.base+"/"), waitVisible(tid("name-input")))
 	js := `(async () => {
 	  const { cardSVG } = await import('/js/cards.js');
 	  const cards = [];

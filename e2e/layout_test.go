@@ -80,7 +80,7 @@ func (b *tab) resize(v viewport) {
 		scale = 2
 	}
 	b.must(10*time.Second, "viewport "+v.name, chromedp.EmulateViewport(v.width, v.height, chromedp.EmulateScale(scale)),
-		chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.innerWidth === %d`, v.width)), framesDrawn)
+		pollFor[chromedp.Void](fmt.Sprintf(`window.innerWidth === %d`, v.width)), framesDrawn)
 }
 
 // framesDrawn waits until the page has drawn two more frames: what a
@@ -91,7 +91,7 @@ var framesDrawn = chromedp.Evaluate[chromedp.Void](`new Promise((done) => reques
 func (b *tab) setLang(lang string) {
 	b.e.t.Helper()
 	b.setField("lang-select", lang)
-	b.must(10*time.Second, "language "+lang, chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.documentElement.lang === %q`, lang)), framesDrawn)
+	b.must(10*time.Second, "language "+lang, pollFor[chromedp.Void](fmt.Sprintf(`document.documentElement.lang === %q`, lang)), framesDrawn)
 }
 
 // overflowJS lists what does not fit: the page wider than the screen, an
@@ -161,7 +161,7 @@ const overflowJS = `(() => {
 // settle waits (up to 3 s) until no animation runs: a card on its way to
 // the trick is measured where it lands, not in flight.
 func (b *tab) settle() {
-	b.do(3*time.Second, chromedp.Poll[chromedp.Void](`document.getAnimations().every((a) => a.playState !== 'running')`,
+	b.do(3*time.Second, pollFor[chromedp.Void](`document.getAnimations().every((a) => a.playState !== 'running')`,
 		chromedp.WithPollingInterval(30*time.Millisecond)))
 }
 
@@ -324,8 +324,8 @@ func (b *tab) botsTable(game string, players int, opts map[string]string) string
 // openReplay opens a finished table's replay and waits for it to be drawn.
 func (b *tab) openReplay(id string) {
 	b.e.t.Helper()
-	b.must(15*time.Second, "replay", chromedp.Navigate(b.e.base+"/#/replay/"+id), chromedp.WaitVisible(tid("replay-step")),
-		chromedp.Poll[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.data && !!r.info; })()`))
+	b.must(15*time.Second, "replay", chromedp.Navigate(b.e.base+"/#/replay/"+id), waitVisible(tid("replay-step")),
+		pollFor[chromedp.Void](`(() => { const r = window.cardroom.replay; return !!r && !!r.data && !!r.info; })()`))
 }
 
 // checkCheckers shows that the measures can fail: a box wider than its
@@ -385,14 +385,14 @@ func TestLayoutFitsEverywhere(t *testing.T) {
 			b.checkContrast(fmt.Sprintf("%s (%s)", page, v.name))
 		}
 	}
-	b.must(20*time.Second, "welcome", chromedp.Navigate(e.base+"/"), chromedp.WaitVisible(tid("name-input")))
+	b.must(20*time.Second, "welcome", chromedp.Navigate(e.base+"/"), waitVisible(tid("name-input")))
 	b.resize(desktop)
 	b.checkCheckers()
 	everywhere("welcome", nil)
 	b.resize(desktop)
 	// A long name with letters beyond ASCII, as players choose them.
 	b.setField("name-input", "Alicja Wąsowska")
-	b.must(20*time.Second, "log in", chromedp.Click(tid("name-submit")), chromedp.WaitVisible(tid("create-form")))
+	b.must(20*time.Second, "log in", clickOn(tid("name-submit")), waitVisible(tid("create-form")))
 	everywhere("lobby", func(lang string, v viewport) {
 		if lang == "pl" {
 			b.shot(dir, "lobby-"+v.name+"-pl")
@@ -401,7 +401,7 @@ func TestLayoutFitsEverywhere(t *testing.T) {
 	for _, game := range sortedGames() {
 		g := gameTests[game]
 		b.resize(desktop)
-		b.must(10*time.Second, "lobby", chromedp.Navigate(e.base+"/#/"), chromedp.WaitVisible(tid("create-form")))
+		b.must(10*time.Second, "lobby", chromedp.Navigate(e.base+"/#/"), waitVisible(tid("create-form")))
 		// Four players: the widest score sheet.
 		opts := map[string]string{}
 		for k, v := range g.opts {
@@ -436,7 +436,7 @@ func TestLayoutFitsEverywhere(t *testing.T) {
 	}
 	// The lobby again, now with the three games in progress.
 	b.resize(desktop)
-	b.must(10*time.Second, "lobby with games", chromedp.Navigate(e.base+"/#/"), chromedp.WaitVisible(tid("in-progress")))
+	b.must(10*time.Second, "lobby with games", chromedp.Navigate(e.base+"/#/"), waitVisible(tid("in-progress")))
 	everywhere("lobby with games in progress", func(lang string, v viewport) {
 		if lang == "tr" {
 			b.shot(dir, "lobby-games-"+v.name+"-tr")
@@ -447,12 +447,12 @@ func TestLayoutFitsEverywhere(t *testing.T) {
 	b.openReplay(id)
 	// In the middle of round 2, seen by seat 0: a hand, a trick, scores.
 	b.setField("replay-seat", "0")
-	b.must(10*time.Second, "seat 0", chromedp.Poll[chromedp.Void](`window.cardroom.replay.data.seat === 0 && !window.cardroom.replay.busy`))
+	b.must(10*time.Second, "seat 0", pollFor[chromedp.Void](`window.cardroom.replay.data.seat === 0 && !window.cardroom.replay.busy`))
 	b.setField("replay-round", "2")
-	b.must(10*time.Second, "round 2", chromedp.Poll[chromedp.Void](`window.cardroom.replay.data.view.round === 2 && !window.cardroom.replay.busy`))
+	b.must(10*time.Second, "round 2", pollFor[chromedp.Void](`window.cardroom.replay.data.view.round === 2 && !window.cardroom.replay.busy`))
 	for i := 0; i < 3; i++ {
-		b.must(10*time.Second, "next trick", chromedp.Click(tid("replay-next-trick")), chromedp.Sleep(50*time.Millisecond),
-			chromedp.Poll[chromedp.Void](`!window.cardroom.replay.busy`))
+		b.must(10*time.Second, "next trick", clickOn(tid("replay-next-trick")), chromedp.Sleep(50*time.Millisecond),
+			pollFor[chromedp.Void](`!window.cardroom.replay.busy`))
 	}
 	everywhere("replay", func(lang string, v viewport) {
 		if lang == "en" {
@@ -496,52 +496,52 @@ func TestReplayControls(t *testing.T) {
 	}
 	// Jump to round 2.
 	b.setField("replay-round", "2")
-	b.must(10*time.Second, "jump to round 2", chromedp.Poll[chromedp.Void](`(() => { const v = window.cardroom.replay.data.view; return v.round === 2; })()`))
+	b.must(10*time.Second, "jump to round 2", pollFor[chromedp.Void](`(() => { const v = window.cardroom.replay.data.view; return v.round === 2; })()`))
 	s2 := step()
 	b.setField("replay-round", "1")
-	b.must(10*time.Second, "jump to round 1", chromedp.Poll[chromedp.Void](`window.cardroom.replay.data.view.round <= 1`))
+	b.must(10*time.Second, "jump to round 1", pollFor[chromedp.Void](`window.cardroom.replay.data.view.round <= 1`))
 	if s1 := step(); s1 >= s2 {
 		t.Errorf("round 1 starts at step %d, round 2 at %d", s1, s2)
 	}
 	// The step before round 2's first is still in round 1.
 	b.setField("replay-round", "2")
-	b.must(10*time.Second, "round 2 again", chromedp.Poll[chromedp.Void](`window.cardroom.replay.data.view.round === 2`))
+	b.must(10*time.Second, "round 2 again", pollFor[chromedp.Void](`window.cardroom.replay.data.view.round === 2`))
 	if got := step(); got != s2 {
 		t.Errorf("round 2 starts at step %d, then at %d", s2, got)
 	}
-	b.must(10*time.Second, "back one", chromedp.Click(tid("replay-prev")), chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d`, s2-1)))
+	b.must(10*time.Second, "back one", clickOn(tid("replay-prev")), pollFor[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d`, s2-1)))
 	if r := view(`v.round`); r != 1 {
 		t.Errorf("the step before round 2's start is in round %d", r)
 	}
 	// Step by trick: from the start of play, each press completes one more
 	// trick.
-	b.must(10*time.Second, "round 1", chromedp.Click(tid("replay-first")), chromedp.Poll[chromedp.Void](`window.cardroom.replay.data.step === 0`))
+	b.must(10*time.Second, "round 1", clickOn(tid("replay-first")), pollFor[chromedp.Void](`window.cardroom.replay.data.step === 0`))
 	for i := 1; i <= 3; i++ {
 		before := step()
-		b.must(15*time.Second, "next trick", chromedp.Click(tid("replay-next-trick")),
-			chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step > %d && !window.cardroom.replay.busy`, before)))
+		b.must(15*time.Second, "next trick", clickOn(tid("replay-next-trick")),
+			pollFor[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step > %d && !window.cardroom.replay.busy`, before)))
 		if got := view(`(v.tricks || []).length`); got != i {
 			t.Errorf("after %d presses of next trick the view has %d tricks (step %d)", i, got, step())
 		}
 	}
-	b.must(15*time.Second, "previous trick", chromedp.Click(tid("replay-prev-trick")), chromedp.Poll[chromedp.Void](`!window.cardroom.replay.busy && (window.cardroom.replay.data.view.tricks || []).length === 2`))
+	b.must(15*time.Second, "previous trick", clickOn(tid("replay-prev-trick")), pollFor[chromedp.Void](`!window.cardroom.replay.busy && (window.cardroom.replay.data.view.tricks || []).length === 2`))
 	// Play at the fastest speed, then pause: the steps advance by themselves
 	// and stop.
 	b.setField("replay-speed", "4")
 	at := step()
-	b.must(5*time.Second, "play", chromedp.Click(tid("replay-play")), chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step >= %d`, at+3)))
+	b.must(5*time.Second, "play", clickOn(tid("replay-play")), pollFor[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step >= %d`, at+3)))
 	if p, _ := eval[string](b, `document.querySelector('[data-testid=replay-play]').getAttribute('aria-pressed')`); p != "true" {
 		t.Errorf("the play button is not pressed while playing (aria-pressed=%q)", p)
 	}
-	b.must(5*time.Second, "pause", chromedp.Click(tid("replay-play")), chromedp.Poll[chromedp.Void](`!window.cardroom.replay.playing && !window.cardroom.replay.busy`))
+	b.must(5*time.Second, "pause", clickOn(tid("replay-play")), pollFor[chromedp.Void](`!window.cardroom.replay.playing && !window.cardroom.replay.busy`))
 	paused := step()
 	time.Sleep(700 * time.Millisecond)
 	if got := step(); got != paused {
 		t.Errorf("after pause the replay moved from step %d to %d", paused, got)
 	}
 	// The arrow keys still step.
-	b.must(5*time.Second, "focus the bar", chromedp.Focus(tid("replay-next")))
-	b.must(5*time.Second, "arrow", chromedp.KeyEvent(kb.ArrowRight), chromedp.Poll[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d`, paused+1)))
+	b.must(5*time.Second, "focus the bar", focusOn(tid("replay-next")))
+	b.must(5*time.Second, "arrow", chromedp.KeyEvent(kb.ArrowRight), pollFor[chromedp.Void](fmt.Sprintf(`window.cardroom.replay.data.step === %d`, paused+1)))
 	e.checkJS()
 }
 
@@ -553,10 +553,10 @@ func TestReplayControls(t *testing.T) {
 func TestLobbyResumeAndAccess(t *testing.T) {
 	e := newEnv(t)
 	b := e.tab("alice")
-	b.must(20*time.Second, "welcome", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(e.base+"/"), chromedp.WaitVisible(tid("name-input")))
-	b.must(5*time.Second, "the name field has focus", chromedp.Poll[chromedp.Void](`document.activeElement && document.activeElement.dataset.testid === 'name-input'`))
+	b.must(20*time.Second, "welcome", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(e.base+"/"), waitVisible(tid("name-input")))
+	b.must(5*time.Second, "the name field has focus", pollFor[chromedp.Void](`document.activeElement && document.activeElement.dataset.testid === 'name-input'`))
 	// Typed at once, without a click.
-	b.must(5*time.Second, "type", chromedp.KeyEvent("alice"), chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(tid("create-form")))
+	b.must(5*time.Second, "type", chromedp.KeyEvent("alice"), chromedp.KeyEvent(kb.Enter), waitVisible(tid("create-form")))
 	ring := func(where string) {
 		got, _ := eval[string](b, `(() => { const m = document.getElementById('app'); const cs = getComputedStyle(m); return document.activeElement === m ? cs.outlineStyle + ' ' + cs.outlineWidth : 'none'; })()`)
 		if !strings.HasPrefix(got, "none") && !strings.HasSuffix(got, " 0px") {
@@ -568,9 +568,9 @@ func TestLobbyResumeAndAccess(t *testing.T) {
 	b.setField("create-clock", "30000")
 	id := b.createTable("papayoo", 3, map[string]string{"rounds": "1"}, nil)
 	ring("table")
-	b.must(10*time.Second, "pass", chromedp.WaitVisible(tid("pass-confirm")))
+	b.must(10*time.Second, "pass", waitVisible(tid("pass-confirm")))
 	// Arrow keys within the hand.
-	b.must(5*time.Second, "focus a card", chromedp.Focus(chromedp.CSS(`[data-testid=hand-card]`)))
+	b.must(5*time.Second, "focus a card", focusOn(chromedp.CSS(`[data-testid=hand-card]`)))
 	cards, _ := eval[[]string](b, `[...document.querySelectorAll('[data-testid=hand-card]')].map((e) => e.dataset.card)`)
 	if len(cards) < 3 {
 		t.Fatalf("hand %v", cards)
@@ -597,7 +597,7 @@ func TestLobbyResumeAndAccess(t *testing.T) {
 	}
 	// The lobby lists the game in progress with a Resume button.
 	// Back to the lobby by keyboard: the page change that drew the ring.
-	b.must(10*time.Second, "lobby", chromedp.Focus(tid("back-lobby")), chromedp.KeyEvent(kb.Enter), chromedp.WaitVisible(tid("create-form")))
+	b.must(10*time.Second, "lobby", focusOn(tid("back-lobby")), chromedp.KeyEvent(kb.Enter), waitVisible(tid("create-form")))
 	ring("lobby again")
 	if c, _ := eval[string](b, `document.querySelector('[data-testid=create-clock]').value`); c != "0" {
 		t.Errorf("the create form's clock starts at %q, want no clock (0)", c)
@@ -609,19 +609,19 @@ func TestLobbyResumeAndAccess(t *testing.T) {
 		{"rum500", "6", "decks", ": 2"},
 		{"rum500", "3", "decks", ": 1"},
 	} {
-		b.must(5*time.Second, "pick "+tc.game, chromedp.Click(tid("create-game-"+tc.game)), chromedp.WaitVisible(tid("opt-"+tc.opt)))
+		b.must(5*time.Second, "pick "+tc.game, clickOn(tid("create-game-"+tc.game)), waitVisible(tid("opt-"+tc.opt)))
 		b.setField("opt-players", tc.players)
 		ph, _ := eval[string](b, `document.querySelector('[data-testid=opt-`+tc.opt+`]').placeholder`)
 		if !strings.Contains(ph, tc.want) {
 			t.Errorf("%s with %s players: the empty %s field reads %q, want %q in it", tc.game, tc.players, tc.opt, ph, tc.want)
 		}
 	}
-	b.must(10*time.Second, "in progress", chromedp.WaitVisible(tid("resume-"+id)))
+	b.must(10*time.Second, "in progress", waitVisible(tid("resume-"+id)))
 	status, _ := eval[string](b, `document.querySelector('[data-testid=in-progress]').textContent`)
 	if !strings.Contains(status, "Papayoo") || !strings.Contains(status, "Rounds: 1") {
 		t.Errorf("the game in progress reads %q, want its game and its rounds", status)
 	}
-	b.must(10*time.Second, "resume", chromedp.Click(tid("resume-"+id)), chromedp.WaitVisible(tid("hand")))
+	b.must(10*time.Second, "resume", clickOn(tid("resume-"+id)), waitVisible(tid("hand")))
 	if got, _ := eval[string](b, `document.querySelector('[data-testid=felt]').dataset.table + '/' + document.querySelector('[data-testid=felt]').dataset.seat`); got != id+"/0" {
 		t.Errorf("resume shows %q, want table %s seat 0", got, id)
 	}

@@ -78,10 +78,10 @@ func TestLobbyRated(t *testing.T) {
 	bob.login("bob")
 	row := func(id string) string { return fmt.Sprintf(`[data-testid=lobby-row][data-table=%q]`, id) }
 	bob.must(15*time.Second, "the lobby lists carl's tables, with ratings and who is online",
-		chromedp.WaitVisible(row(ratedID)+` [data-testid=rated-badge]`),
-		chromedp.WaitVisible(row(casualID)),
-		chromedp.WaitVisible(row(ratedID)+` [data-testid=seat-rating]`),
-		chromedp.WaitVisible(`[data-testid=online-list] a`),
+		waitVisible(row(ratedID)+` [data-testid=rated-badge]`),
+		waitVisible(row(casualID)),
+		waitVisible(row(ratedID)+` [data-testid=seat-rating]`),
+		waitVisible(`[data-testid=online-list] a`),
 	)
 	for _, where := range []string{"quick", "create"} {
 		js := fmt.Sprintf(`document.querySelector('[data-testid=rated-%s]').disabled && !!document.querySelector('[data-testid=rated-claim-%s][href="#/account"]')`, where, where)
@@ -136,29 +136,29 @@ func TestLobbyRated(t *testing.T) {
 	a.claimName("open sesame", tid("account-info"))
 	a.must(15*time.Second, "open the rated form",
 		chromedp.Navigate(e.base+"/#/"),
-		chromedp.WaitVisible(tid("create-form")),
-		chromedp.Click(tid("create-game-papayoo")),
-		chromedp.WaitVisible(`[data-testid=rated-create]:not([disabled])`),
+		waitVisible(tid("create-form")),
+		clickOn(tid("create-game-papayoo")),
+		waitVisible(`[data-testid=rated-create]:not([disabled])`),
 	)
 	a.setField("quick-level", "random")
-	a.must(10*time.Second, "choose rated", chromedp.Click(tid("rated-create")), chromedp.WaitVisible(tid("rated-note")))
+	a.must(10*time.Second, "choose rated", clickOn(tid("rated-create")), waitVisible(tid("rated-note")))
 	if n, _ := eval[int](a, `document.querySelectorAll('[data-testid^=opt-]').length`); n != 0 {
 		t.Errorf("%d options offered for a rated table; want none (the game's defaults)", n)
 	}
 	a.screenshot("lobby-create-rated")
-	a.must(15*time.Second, "create the rated table", chromedp.Click(tid("create-submit")), chromedp.WaitVisible(tid("felt")))
+	a.must(15*time.Second, "create the rated table", clickOn(tid("create-submit")), waitVisible(tid("felt")))
 	id, err := eval[string](a, `document.querySelector('[data-testid=felt]').dataset.table`)
 	if err != nil || id == "" {
 		t.Fatalf("table id: %v", err)
 	}
-	bob.must(10*time.Second, "bob's lobby shows Anna's rated table", chromedp.WaitVisible(row(id)+` [data-testid=rated-badge]`))
-	a.must(10*time.Second, "the game starts", chromedp.WaitVisible(`[data-testid=felt][data-status=playing]`))
+	bob.must(10*time.Second, "bob's lobby shows Anna's rated table", waitVisible(row(id)+` [data-testid=rated-badge]`))
+	a.must(10*time.Second, "the game starts", waitVisible(`[data-testid=felt][data-status=playing]`))
 	if hint, _ := eval[bool](a, `!!document.querySelector('[data-testid=hint]')`); hint {
 		t.Error("a hint button at a rated table (the server refuses hints there)")
 	}
 
 	a.playToEnd(240*time.Second, nil)
-	a.must(20*time.Second, "the rating change", chromedp.WaitVisible(`[data-testid=rating-change][data-done=true]`))
+	a.must(20*time.Second, "the rating change", waitVisible(`[data-testid=rating-change][data-done=true]`))
 	// One line per rated player: Anna and the random level (three seats,
 	// one rating).
 	changes, _ := eval[[]string](a, `[...document.querySelectorAll('[data-testid=rating-change-row]')].map((e) => e.dataset.player + '|' + e.textContent)`)

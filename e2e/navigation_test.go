@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -46,7 +45,7 @@ func TestNavRulesMatchTable(t *testing.T) {
 	b := e.tab("alice")
 	b.login("alice")
 	b.createTable("rum500", 3, map[string]string{"target": "150", "jokers": "0", "go_out_bonus": "25", "stock_exhausted": "end_immediately"}, nil)
-	b.must(10*time.Second, "the rules panel", chromedp.Click(tid("tab-rules")), chromedp.WaitVisible(tid("help-rules")))
+	b.must(10*time.Second, "the rules panel", clickOn(tid("tab-rules")), waitVisible(tid("help-rules")))
 	txt, err := eval[string](b, `document.querySelector('[data-testid=help-rules]').textContent`)
 	if err != nil {
 		t.Fatal(err)
@@ -276,7 +275,7 @@ func TestNavBackAtTable(t *testing.T) {
 	b := e.tab("alice")
 	b.login("alice")
 	id := b.createTable("papayoo", 3, nil, nil)
-	b.must(10*time.Second, "the game in progress", chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.status === 'playing'`))
+	b.must(10*time.Second, "the game in progress", pollFor[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.status === 'playing'`))
 	length, _ := eval[int](b, `history.length`)
 	back := func() {
 		if _, err := eval[bool](b, `(history.back(), true)`); err != nil {
@@ -284,7 +283,7 @@ func TestNavBackAtTable(t *testing.T) {
 		}
 	}
 	back()
-	b.must(10*time.Second, "Back asks first", chromedp.WaitVisible(tid("leave-confirm")))
+	b.must(10*time.Second, "Back asks first", waitVisible(tid("leave-confirm")))
 	b.screenshot("back-confirm")
 	if txt, _ := eval[string](b, `document.querySelector('[data-testid=leave-confirm]').textContent`); !strings.Contains(txt, "A bot will play your seat") {
 		t.Errorf("the confirmation says %q", txt)
@@ -297,7 +296,7 @@ func TestNavBackAtTable(t *testing.T) {
 	  return r.top >= 0 && r.bottom <= innerHeight && document.activeElement.dataset.testid === 'leave-no'; })()`); !ok {
 		t.Error("the confirmation Back asks is not on screen with its Stay button focused")
 	}
-	b.must(10*time.Second, "stay", chromedp.Click(tid("leave-no")), chromedp.WaitNotPresent(tid("leave-confirm")))
+	b.must(10*time.Second, "stay", clickOn(tid("leave-no")), waitGone(tid("leave-confirm")))
 	if h := b.hash(); h != "#/table/"+id {
 		t.Errorf("after Cancel the address is %q, want the table's", h)
 	}
@@ -309,8 +308,8 @@ func TestNavBackAtTable(t *testing.T) {
 	}
 	// Back again, and leave this time.
 	back()
-	b.must(10*time.Second, "Back asks again", chromedp.WaitVisible(tid("leave-confirm")))
-	b.must(10*time.Second, "leave", chromedp.Click(tid("leave-yes")), chromedp.WaitVisible(tid("create-form")))
+	b.must(10*time.Second, "Back asks again", waitVisible(tid("leave-confirm")))
+	b.must(10*time.Second, "leave", clickOn(tid("leave-yes")), waitVisible(tid("create-form")))
 	if h := b.hash(); h != "#/" {
 		t.Errorf("after leaving by Back the address is %q, want the lobby's", h)
 	}
@@ -322,7 +321,7 @@ func TestNavBackAtTable(t *testing.T) {
 	if _, err := eval[bool](b, `(history.forward(), true)`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(10*time.Second, "forward to the table", chromedp.Poll[chromedp.Void](fmt.Sprintf(`location.hash === '#/table/%s' && !!document.querySelector('[data-testid=felt]')`, id)))
+	b.must(10*time.Second, "forward to the table", pollFor[chromedp.Void](fmt.Sprintf(`location.hash === '#/table/%s' && !!document.querySelector('[data-testid=felt]')`, id)))
 	e.checkJS()
 }
 
@@ -334,17 +333,17 @@ func TestNavBackFromReplay(t *testing.T) {
 	b := e.tab("alice")
 	b.login("alice")
 	before, _ := eval[int](b, `history.length`)
-	b.must(10*time.Second, "the lobby link at the lobby", chromedp.Click(tid("home")), chromedp.WaitVisible(tid("create-form")))
+	b.must(10*time.Second, "the lobby link at the lobby", clickOn(tid("home")), waitVisible(tid("create-form")))
 	if n, _ := eval[int](b, `history.length`); n != before {
 		t.Errorf("the lobby link at the lobby made the history %d entries long, %d before", n, before)
 	}
 	id := b.botsTable("papayoo", 3, map[string]string{"rounds": "1"})
-	b.must(15*time.Second, "the finished table", chromedp.Navigate(e.base+"/#/table/"+id), chromedp.WaitVisible(tid("final-replay")))
+	b.must(15*time.Second, "the finished table", chromedp.Navigate(e.base+"/#/table/"+id), waitVisible(tid("final-replay")))
 	openReplay := func() {
-		b.must(15*time.Second, "open the replay", chromedp.Click(tid("final-replay")), chromedp.WaitVisible(tid("replay-step")))
+		b.must(15*time.Second, "open the replay", clickOn(tid("final-replay")), waitVisible(tid("replay-step")))
 	}
 	openReplay()
-	b.must(15*time.Second, "the replay's Back", chromedp.Click(tid("nav-back")), chromedp.WaitVisible(tid("final-replay")))
+	b.must(15*time.Second, "the replay's Back", clickOn(tid("nav-back")), waitVisible(tid("final-replay")))
 	if h := b.hash(); h != "#/table/"+id {
 		t.Errorf("the replay's Back went to %q, want the table", h)
 	}
@@ -352,7 +351,7 @@ func TestNavBackFromReplay(t *testing.T) {
 	if _, err := eval[bool](b, `(history.back(), true)`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(15*time.Second, "the browser's Back", chromedp.WaitVisible(tid("final-replay")))
+	b.must(15*time.Second, "the browser's Back", waitVisible(tid("final-replay")))
 	if h := b.hash(); h != "#/table/"+id {
 		t.Errorf("the browser's Back from the replay went to %q, want the table", h)
 	}
@@ -367,19 +366,19 @@ func TestNavBackFromReplay(t *testing.T) {
 	  return true; })()`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(15*time.Second, "open the slowed replay", chromedp.Click(tid("final-replay")), chromedp.Poll[chromedp.Void](`window.cardroom.route.name === 'replay' && window.__slow.pending > 0`))
+	b.must(15*time.Second, "open the slowed replay", clickOn(tid("final-replay")), pollFor[chromedp.Void](`window.cardroom.route.name === 'replay' && window.__slow.pending > 0`))
 	if _, err := eval[bool](b, `(history.back(), true)`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(15*time.Second, "the replay's late answers", chromedp.WaitVisible(tid("final-replay")),
-		chromedp.Poll[chromedp.Void](`window.__slow.done > 0 && window.__slow.pending === 0`))
+	b.must(15*time.Second, "the replay's late answers", waitVisible(tid("final-replay")),
+		pollFor[chromedp.Void](`window.__slow.done > 0 && window.__slow.pending === 0`))
 	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=replay-step]').length`); n != 0 || b.hash() != "#/table/"+id {
 		t.Errorf("after Back, the replay's late answers drew over the table (%d replay controls, address %q)", n, b.hash())
 	}
 	// The profile's Back returns to the lobby it was opened from.
-	b.must(10*time.Second, "the lobby", chromedp.Click(tid("final-lobby")), chromedp.WaitVisible(tid("create-form")))
-	b.must(10*time.Second, "the profile", chromedp.Click(tid("me-name")), chromedp.WaitVisible(tid("profile-view")))
-	b.must(10*time.Second, "the profile's Back", chromedp.Click(tid("nav-back")), chromedp.WaitVisible(tid("create-form")))
+	b.must(10*time.Second, "the lobby", clickOn(tid("final-lobby")), waitVisible(tid("create-form")))
+	b.must(10*time.Second, "the profile", clickOn(tid("me-name")), waitVisible(tid("profile-view")))
+	b.must(10*time.Second, "the profile's Back", clickOn(tid("nav-back")), waitVisible(tid("create-form")))
 	if h := b.hash(); h != "#/" {
 		t.Errorf("the profile's Back went to %q, want the lobby", h)
 	}
@@ -411,12 +410,12 @@ func TestNavReplayHistory(t *testing.T) {
 		}
 		return n
 	}
-	b.must(10*time.Second, "to the start", chromedp.Click(tid("replay-first")), chromedp.Poll[chromedp.Void](`window.cardroom.replay.data.step === 0`))
+	b.must(10*time.Second, "to the start", clickOn(tid("replay-first")), pollFor[chromedp.Void](`window.cardroom.replay.data.step === 0`))
 	if k := kinds(); len(k) != 0 {
 		t.Errorf("at step 0 the history shows %v", k)
 	}
-	b.must(10*time.Second, "the first trick", chromedp.Click(tid("replay-next-trick")),
-		chromedp.Poll[chromedp.Void](`(() => { const d = window.cardroom.replay.data; return d.step > 0 && d.view.tricks.length === 1 && !window.cardroom.replay.busy; })()`))
+	b.must(10*time.Second, "the first trick", clickOn(tid("replay-next-trick")),
+		pollFor[chromedp.Void](`(() => { const d = window.cardroom.replay.data; return d.step > 0 && d.view.tricks.length === 1 && !window.cardroom.replay.busy; })()`))
 	k := kinds()
 	if count(k, "trick") != 1 || count(k, "play") != 3 || k[len(k)-1] != "trick" {
 		t.Errorf("after the first trick the history shows %v, want its 3 cards and the trick last", k)
@@ -430,10 +429,10 @@ func TestNavReplayHistory(t *testing.T) {
 	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=replay] [data-testid=last-trick]').length`); n != 1 {
 		t.Errorf("the finished trick is not drawn at its step (%d)", n)
 	}
-	b.must(10*time.Second, "one step on", chromedp.Click(tid("replay-next")),
-		chromedp.Poll[chromedp.Void](`document.querySelectorAll('[data-testid=history-entry][data-kind=play]').length === 4`))
-	b.must(10*time.Second, "one step back", chromedp.Click(tid("replay-prev")),
-		chromedp.Poll[chromedp.Void](`document.querySelectorAll('[data-testid=history-entry][data-kind=play]').length === 3`))
+	b.must(10*time.Second, "one step on", clickOn(tid("replay-next")),
+		pollFor[chromedp.Void](`document.querySelectorAll('[data-testid=history-entry][data-kind=play]').length === 4`))
+	b.must(10*time.Second, "one step back", clickOn(tid("replay-prev")),
+		pollFor[chromedp.Void](`document.querySelectorAll('[data-testid=history-entry][data-kind=play]').length === 3`))
 
 	// Play at 4 steps a second: the step after a trick closes stays about
 	// TRICK_MS (1.5 s), the others a quarter of a second.
@@ -449,9 +448,9 @@ func TestNavReplayHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.setField("replay-speed", "4")
-	b.must(10*time.Second, "play", chromedp.Click(tid("replay-play")),
-		chromedp.Poll[chromedp.Void](`window.__steps.some((s) => s[2] >= 3)`, chromedp.WithPollingTimeout(20*time.Second)))
-	b.must(5*time.Second, "pause", chromedp.Click(tid("replay-play")))
+	b.must(10*time.Second, "play", clickOn(tid("replay-play")),
+		pollFor[chromedp.Void](`window.__steps.some((s) => s[2] >= 3)`, chromedp.WithPollingTimeout(20*time.Second)))
+	b.must(5*time.Second, "pause", clickOn(tid("replay-play")))
 	steps, err := eval[[][]float64](b, `(clearInterval(window.__timer), window.__steps)`)
 	if err != nil {
 		t.Fatal(err)
@@ -533,16 +532,15 @@ func TestNavRum500TakeMoves(t *testing.T) {
 	for _, reduce := range []bool{false, true} {
 		t.Run(fmt.Sprintf("reduce=%v", reduce), func(t *testing.T) {
 			e := newEnv(t)
-			b := e.tab("alice")
+			b := e.movingTab("alice", 0.05)
 			b.login("alice")
 			if reduce {
-				b.must(5*time.Second, "reduce motion", chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-					_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
-					return chromedp.Void{}, err
-				}))
+				if err := reduceMotion(b.ctx); err != nil {
+					t.Fatal(err)
+				}
 			}
 			b.must(15*time.Second, "open a fake table", chromedp.Navigate(e.base+"/#/table/t_faketake"),
-				chromedp.WaitVisible(chromedp.CSS(`[data-testid=table-missing], [data-testid=table-loading]`)))
+				waitVisible(chromedp.CSS(`[data-testid=table-missing], [data-testid=table-loading]`)))
 			var res struct {
 				Meld, Along, Ghosts, Running int
 			}

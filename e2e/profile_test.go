@@ -106,10 +106,10 @@ func TestProfilePage(t *testing.T) {
 	b := e.tab("carol")
 	b.login("carol")
 	b.must(10*time.Second, "open alice's profile from the leaderboard",
-		chromedp.Click(tid("ratings-link")),
-		chromedp.WaitVisible(tid("ratings-table")),
-		chromedp.Click(`[data-player="`+alice.Player+`"] [data-testid="ratings-player"]`),
-		chromedp.WaitVisible(tid("profile-chart-papayoo")),
+		clickOn(tid("ratings-link")),
+		waitVisible(tid("ratings-table")),
+		clickOn(`[data-player="`+alice.Player+`"] [data-testid="ratings-player"]`),
+		waitVisible(tid("profile-chart-papayoo")),
 	)
 	type page struct {
 		Hash        string   `json:"hash"`
@@ -168,7 +168,7 @@ func TestProfilePage(t *testing.T) {
 	b.setLang("pl")
 	for _, v := range []viewport{desktop, phone} {
 		b.resize(v)
-		b.must(5*time.Second, "the chart at "+v.name, chromedp.WaitVisible(tid("profile-chart-papayoo")))
+		b.must(5*time.Second, "the chart at "+v.name, waitVisible(tid("profile-chart-papayoo")))
 		b.checkFits("profile pl " + v.name)
 		b.checkContrast("profile pl " + v.name)
 		w, err := eval[float64](b, `document.querySelector('[data-testid=profile-chart-papayoo]').getBoundingClientRect().width`)
@@ -182,13 +182,13 @@ func TestProfilePage(t *testing.T) {
 	}
 
 	// A replay link opens the replay view.
-	b.must(10*time.Second, "open a replay", chromedp.Click(`[data-table="t_e2eprof_c1"] [data-testid="profile-replay"]`),
-		chromedp.Poll[chromedp.Void](`location.hash === '#/replay/t_e2eprof_c1'`))
+	b.must(10*time.Second, "open a replay", clickOn(`[data-table="t_e2eprof_c1"] [data-testid="profile-replay"]`),
+		pollFor[chromedp.Void](`location.hash === '#/replay/t_e2eprof_c1'`))
 
 	// Her own name in the header (which a phone's header leaves out):
 	// carol's guest profile, no games yet.
 	b.resize(desktop)
-	b.must(10*time.Second, "open my own profile", chromedp.Click(tid("me-name")), chromedp.WaitVisible(tid("profile-no-games")))
+	b.must(10*time.Second, "open my own profile", clickOn(tid("me-name")), waitVisible(tid("profile-no-games")))
 	mine, err := eval[page](b, `(() => ({hash: location.hash, name: document.querySelector('[data-testid=profile-name]').textContent,
 	  since: document.querySelector('[data-testid=profile-since]').textContent}))()`)
 	if err != nil || mine.Name != "carol" || !strings.HasPrefix(mine.Hash, "#/players/p_") || !strings.Contains(mine.Since, "Gość") {

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"cardroom/protocol"
 	"cardroom/server"
 )
@@ -22,8 +20,8 @@ func TestInviteLinkUsesPublicURL(t *testing.T) {
 	e := newEnv(t, func(c *server.Config) { c.PublicURL = public })
 	alice := e.tab("alice")
 	alice.login("alice")
-	alice.must(5*time.Second, "private", chromedp.Click(tid("create-private")))
-	alice.must(5*time.Second, "end when empty", chromedp.Click(tid("create-end-when-empty")))
+	alice.must(5*time.Second, "private", clickOn(tid("create-private")))
+	alice.must(5*time.Second, "end when empty", clickOn(tid("create-end-when-empty")))
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
 	link, err := eval[string](alice, `document.querySelector('[data-testid=invite-link]').value`)
 	if err != nil {

@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
-
 	"cardroom/protocol"
 )
 
@@ -61,8 +59,8 @@ func TestLeaderboard(t *testing.T) {
 	b := e.tab("alice")
 	b.login("alice")
 	b.must(10*time.Second, "open the leaderboard",
-		chromedp.Click(tid("ratings-link")),
-		chromedp.WaitVisible(tid("ratings-table")),
+		clickOn(tid("ratings-link")),
+		waitVisible(tid("ratings-table")),
 	)
 	rows, err := eval[[]string](b, `[...document.querySelectorAll('[data-testid="ratings-table"] tbody tr')].map((r) => r.dataset.player + '|' + r.textContent)`)
 	if err != nil {
@@ -74,6 +72,6 @@ func TestLeaderboard(t *testing.T) {
 	}
 	b.screenshot("leaderboard")
 	// Another game's tab: nobody yet.
-	b.must(10*time.Second, "switch game", chromedp.Click(tid("ratings-game-rum500")), chromedp.WaitVisible(tid("ratings-empty")))
+	b.must(10*time.Second, "switch game", clickOn(tid("ratings-game-rum500")), waitVisible(tid("ratings-empty")))
 	e.checkJS()
 }

@@ -109,7 +109,7 @@ func TestRedrawsFastGame(t *testing.T) {
 	})()`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(120*time.Second, "the final scores", chromedp.WaitVisible(tid("final-scores")))
+	b.must(120*time.Second, "the final scores", waitVisible(tid("final-scores")))
 	wall := time.Since(start).Seconds()
 	m1 := metrics()
 	d := func(k string) float64 { return m1[k] - m0[k] }

@@ -151,13 +151,13 @@ func planFor(d rumDeal) (jokerPlan, bool) {
 // the click would aim).
 func (b *tab) click(what, sel string) {
 	b.e.t.Helper()
-	b.must(10*time.Second, what, chromedp.WaitVisible(chromedp.CSS(sel)), settled, chromedp.Click(chromedp.CSS(sel)))
+	b.must(10*time.Second, what, waitVisible(chromedp.CSS(sel)), settled, clickOn(chromedp.CSS(sel)))
 }
 
 // waitJS waits until a JavaScript condition holds on the page.
 func (b *tab) waitJS(what, cond string) {
 	b.e.t.Helper()
-	b.must(15*time.Second, what, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingInterval(20*time.Millisecond)))
+	b.must(15*time.Second, what, pollFor[chromedp.Void](cond, chromedp.WithPollingInterval(20*time.Millisecond)))
 }
 
 func (b *tab) handCards() []string {
@@ -196,9 +196,9 @@ func TestRum500JokersAndDeepTake(t *testing.T) {
 	alice.login("alice")
 	bob.login("bob")
 	id := alice.createTable("rum500", 2, map[string]string{"jokers": "2"}, []int{1})
-	alice.must(10*time.Second, "waiting room", chromedp.WaitVisible(tid("waiting")))
-	bob.must(15*time.Second, "bob sits down", chromedp.Navigate(e.base+"/#/table/"+id), chromedp.WaitVisible(tid("sit-1")), chromedp.Click(tid("sit-1")), chromedp.WaitVisible(tid("hand")))
-	alice.must(15*time.Second, "the game starts", chromedp.WaitVisible(tid("hand")))
+	alice.must(10*time.Second, "waiting room", waitVisible(tid("waiting")))
+	bob.must(15*time.Second, "bob sits down", chromedp.Navigate(e.base+"/#/table/"+id), waitVisible(tid("sit-1")), clickOn(tid("sit-1")), waitVisible(tid("hand")))
+	alice.must(15*time.Second, "the game starts", waitVisible(tid("hand")))
 	tabs := []*tab{alice, bob}
 	for s, b := range tabs {
 		b.waitJS("the hand is dealt", `document.querySelectorAll('[data-testid=hand-card]').length === 13`)
@@ -433,7 +433,7 @@ func TestRum500HandSummary(t *testing.T) {
 func TestRum500HistoryTexts(t *testing.T) {
 	e := newEnv(t)
 	b := e.tab("texts")
-	b.must(20*time.Second, "open", chromedp.Navigate(e.base+"/"), chromedp.WaitVisible(tid("name-input")))
+	b.must(20*time.Second, "open", chromedp.Navigate(e.base+"/"), waitVisible(tid("name-input")))
 	js := `(async () => {
 	  const { game } = await import('/js/games.js');
 	  const { setLang, t } = await import('/js/i18n.js');

@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -54,7 +53,7 @@ func checkFullPace(t *testing.T, b *tab) {
 func fakeTable(t *testing.T, b *tab, id string) {
 	t.Helper()
 	b.must(15*time.Second, "open a fake table", chromedp.Navigate(b.e.base+"/#/table/"+id),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid=table-missing], [data-testid=table-loading]`)))
+		waitVisible(chromedp.CSS(`[data-testid=table-missing], [data-testid=table-loading]`)))
 	js := fmt.Sprintf(`(() => {
 	  window.__send = (m) => window.cardroom.conn.onMessage(Object.assign({
 	    type: 'state', table: %q, seat: 0, status: 'playing', game: 'papayoo', options: {players: '3', rounds: '2'},
@@ -75,7 +74,7 @@ func fakeTable(t *testing.T, b *tab, id string) {
 
 // settled waits until no card is moving (a click aims at where a card
 // lands, not where it flies).
-var settled = chromedp.Poll[chromedp.Void](`document.getAnimations().filter((a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().iterations !== Infinity).length === 0`)
+var settled = pollFor[chromedp.Void](`document.getAnimations().filter((a) => a.playState === 'running' && a.effect && a.effect.getComputedTiming().iterations !== Infinity).length === 0`)
 
 // runAsync evaluates an async function body in the page and decodes its
 // JSON result into out.
@@ -128,7 +127,7 @@ const sampleJS = `
 // trick 50 ms later; a key press skips the pause; the next trick then shows.
 func TestTrickStaysVisible(t *testing.T) {
 	e := newEnv(t)
-	b := e.tabAt("alice", timedPace)
+	b := e.movingTab("alice", timedPace)
 	b.login("alice")
 	fakeTable(t, b, "t_fakepace1")
 	var res struct {
@@ -272,7 +271,7 @@ func TestLastTrickBeforeSummary(t *testing.T) {
 	b.screenshot("papayoo-round-summary")
 	// The "last trick" button shows the round's last trick, from the
 	// history (the new round's view has none).
-	b.must(10*time.Second, "last trick button", chromedp.Click(tid("last-trick-button")), chromedp.WaitVisible(tid("previous-trick")))
+	b.must(10*time.Second, "last trick button", clickOn(tid("last-trick-button")), waitVisible(tid("previous-trick")))
 	got, _ := eval[string](b, `[...document.querySelectorAll('[data-testid=previous-trick] .card')].map((e) => e.dataset.card + (e.classList.contains('winner') ? '*' : '')).join(' ')`)
 	if got != "3S 7H 9S*" {
 		t.Errorf("last trick panel shows %q, want 3S 7H 9S* (the winner marked)", got)
@@ -299,14 +298,14 @@ func TestHandSummaryCloses(t *testing.T) {
 	if _, err := eval[bool](b, js); err != nil {
 		t.Fatal(err)
 	}
-	b.must(10*time.Second, "summary at the new hand", chromedp.WaitVisible(tid("hand-summary")))
+	b.must(10*time.Second, "summary at the new hand", waitVisible(tid("hand-summary")))
 	if _, err := eval[bool](b, `(__send({game: 'pisyedili', seq: 51, to_act: [0], legal: ['play 2C', 'draw'], options: {players: '3', hands: '2'},
 	    view: __yv({pile: ['9C', '9D'], top: '9D', active_suit: 'D', hand_sizes: [2, 6, 7]}), history: {from: 3, entries: [{seat: 1, kind: 'play', cards: ['9D']}]}}), true)`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(10*time.Second, "summary closes at the first card", chromedp.WaitNotPresent(tid("hand-summary")), chromedp.WaitVisible(tid("reopen-hand")))
-	b.must(10*time.Second, "summary opens again", chromedp.Click(tid("reopen-hand")), chromedp.WaitVisible(tid("hand-summary")),
-		chromedp.Click(tid("dismiss-hand")), chromedp.WaitNotPresent(tid("hand-summary")))
+	b.must(10*time.Second, "summary closes at the first card", waitGone(tid("hand-summary")), waitVisible(tid("reopen-hand")))
+	b.must(10*time.Second, "summary opens again", clickOn(tid("reopen-hand")), waitVisible(tid("hand-summary")),
+		clickOn(tid("dismiss-hand")), waitGone(tid("hand-summary")))
 	e.checkJS()
 }
 
@@ -378,33 +377,33 @@ func TestRefusalsExplained(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.must(10*time.Second, "press a card that cannot be played",
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)), settled,
-		chromedp.Click(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)),
-		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent === 'You must follow diamonds.')`))
+		waitVisible(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)), settled,
+		clickOn(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)),
+		pollFor[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent === 'You must follow diamonds.')`))
 	if _, err := eval[bool](b, `(__send({seq: 4, to_act: [2], view: __pv({trick: {leader: 1, cards: ['4D', '8D'], winner: -1}, hand: ['1S', '3S']})}), true)`); err != nil {
 		t.Fatal(err)
 	}
 	b.must(10*time.Second, "press a card out of turn",
-		chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '4'`), settled,
-		chromedp.Click(chromedp.CSS(`[data-testid=hand-card][data-card="3S"]`)),
-		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent.startsWith('Not your turn'))`))
+		pollFor[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '4'`), settled,
+		clickOn(chromedp.CSS(`[data-testid=hand-card][data-card="3S"]`)),
+		pollFor[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent.startsWith('Not your turn'))`))
 	// The pass: five cards selected, a sixth refused in words.
 	if _, err := eval[bool](b, `(__send({seq: 5, to_act: [0, 1, 2], legal: ['pass 1S 2S 3S 4S 5S'], view: __pv({round: 2, phase: 'pass', passed: [false, false, false], die: '', papayoo: '', hand: ['1S', '2S', '3S', '4S', '5S', '6S']})}), true)`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(10*time.Second, "pass panel", chromedp.WaitVisible(tid("pass-confirm")))
+	b.must(10*time.Second, "pass panel", waitVisible(tid("pass-confirm")))
 	for _, c := range []string{"1S", "2S", "3S", "4S", "5S", "6S"} {
-		b.must(5*time.Second, "select "+c, settled, chromedp.Click(chromedp.CSS(`[data-testid=hand-card][data-card="`+c+`"]`)))
+		b.must(5*time.Second, "select "+c, settled, clickOn(chromedp.CSS(`[data-testid=hand-card][data-card="`+c+`"]`)))
 	}
-	b.must(10*time.Second, "sixth card refused", chromedp.Poll[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent.startsWith('You pass exactly 5 cards'))`))
+	b.must(10*time.Second, "sixth card refused", pollFor[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent.startsWith('You pass exactly 5 cards'))`))
 	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=hand-card][aria-pressed=true]').length`); n != 5 {
 		t.Errorf("%d cards selected after a sixth click, want 5", n)
 	}
-	b.must(10*time.Second, "leave asks first", chromedp.Click(tid("leave")), chromedp.WaitVisible(tid("leave-confirm")))
+	b.must(10*time.Second, "leave asks first", clickOn(tid("leave")), waitVisible(tid("leave-confirm")))
 	if txt, _ := eval[string](b, `document.querySelector('[data-testid=leave-confirm]').textContent`); !strings.Contains(txt, "A bot will play your seat") {
 		t.Errorf("leave confirmation %q does not say a bot takes the seat", txt)
 	}
-	b.must(10*time.Second, "stay", chromedp.Click(tid("leave-no")), chromedp.WaitNotPresent(tid("leave-confirm")))
+	b.must(10*time.Second, "stay", clickOn(tid("leave-no")), waitGone(tid("leave-confirm")))
 	if got, _ := eval[string](b, `location.hash`); got != "#/table/t_fakewhy" {
 		t.Errorf("after Stay the page is at %q", got)
 	}
@@ -553,7 +552,7 @@ func historyWholeGame(t *testing.T, game string) {
 		checkFullPace(t, b)
 	}
 	// The panel: one line per entry, in words (no raw kind shown).
-	b.must(10*time.Second, "close the final scores", chromedp.Click(tid("final-close")), chromedp.WaitNotPresent(tid("final-scores")))
+	b.must(10*time.Second, "close the final scores", clickOn(tid("final-close")), waitGone(tid("final-scores")))
 	texts, _ := eval[[]string](b, `[...document.querySelectorAll('[data-testid=history-entry]')].map((e) => e.textContent)`)
 	// The panel lists the newest historyShown entries (history.js SHOWN).
 	const historyShown = 400
@@ -675,12 +674,12 @@ func TestClockExpiryNotice(t *testing.T) {
 	if res.Table == "" {
 		t.Fatal("the table was not created")
 	}
-	b.must(30*time.Second, "the clock runs out and the notice shows", chromedp.WaitVisible(tid("timeout-notice")))
+	b.must(30*time.Second, "the clock runs out and the notice shows", waitVisible(tid("timeout-notice")))
 	txt, _ := eval[string](b, `document.querySelector('[data-testid=timeout-notice]').textContent`)
 	if !strings.Contains(txt, "alice (you)") || !strings.Contains(txt, "bot played") {
 		t.Errorf("timeout notice %q", txt)
 	}
-	b.must(10*time.Second, "marked in the history", chromedp.WaitVisible(chromedp.CSS(`[data-testid=history] [data-testid=by-timeout]`)))
+	b.must(10*time.Second, "marked in the history", waitVisible(chromedp.CSS(`[data-testid=history] [data-testid=by-timeout]`)))
 	b.screenshot("clock-timeout")
 	e.checkJS()
 }
@@ -692,10 +691,10 @@ func TestPrivateWithoutInvite(t *testing.T) {
 	alice, bob := e.tab("alice"), e.tab("bob")
 	alice.login("alice")
 	bob.login("bob")
-	alice.must(5*time.Second, "private", chromedp.Click(tid("create-private")))
+	alice.must(5*time.Second, "private", clickOn(tid("create-private")))
 	id := alice.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
 	bob.must(15*time.Second, "bob opens the table without the invite", chromedp.Navigate(e.base+"/#/table/"+id),
-		chromedp.WaitVisible(chromedp.CSS(`[data-testid=table-missing][data-reason=forbidden]`)), chromedp.Sleep(600*time.Millisecond))
+		waitVisible(chromedp.CSS(`[data-testid=table-missing][data-reason=forbidden]`)), chromedp.Sleep(600*time.Millisecond))
 	txt, _ := eval[string](bob, `document.querySelector('[data-testid=table-missing]').textContent`)
 	if !strings.Contains(txt, "This table is private: open it with the invite link") {
 		t.Errorf("private table page says %q", txt)
@@ -711,12 +710,11 @@ func TestPrivateWithoutInvite(t *testing.T) {
 // move, it is just there.
 func TestReducedMotion(t *testing.T) {
 	e := newEnv(t)
-	b := e.tab("alice")
+	b := e.movingTab("alice", 0.05)
 	b.login("alice")
-	b.must(5*time.Second, "reduce motion", chromedp.Action[chromedp.Void](func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
-		return chromedp.Void{}, err
-	}))
+	if err := reduceMotion(b.ctx); err != nil {
+		t.Fatal(err)
+	}
 	fakeTable(t, b, "t_fakestill")
 	var res struct {
 		Animations int  `json:"animations"`
@@ -808,12 +806,12 @@ func TestFocusStaysInHand(t *testing.T) {
 	if _, err := eval[bool](b, `(__send({seq: 3, to_act: [0], legal: ['play 1S', 'play 3S'], view: __pv({trick: {leader: 1, cards: ['4S'], winner: -1}})}), true)`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(10*time.Second, "focus a card", chromedp.WaitVisible(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)), settled,
-		chromedp.Focus(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)))
+	b.must(10*time.Second, "focus a card", waitVisible(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)), settled,
+		focusOn(chromedp.CSS(`[data-testid=hand-card][data-card="1S"]`)))
 	if _, err := eval[bool](b, `(__send({seq: 4, to_act: [2], view: __pv({hand: ['3S', '8D'], hand_sizes: [2, 2, 3], trick: {leader: 1, cards: ['4S', '1S'], winner: -1}})}), true)`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(10*time.Second, "the play shows", chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '4'`))
+	b.must(10*time.Second, "the play shows", pollFor[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '4'`))
 	got, _ := eval[string](b, `(document.activeElement.dataset.testid || document.activeElement.tagName) + ' ' + (document.activeElement.dataset.card || '')`)
 	// Out of turn every card is disabled: the hand itself holds the focus.
 	if got != "hand " {
@@ -823,7 +821,7 @@ func TestFocusStaysInHand(t *testing.T) {
 	if _, err := eval[bool](b, `(__send({seq: 5, to_act: [0], legal: ['play 3S'], view: __pv({hand: ['3S', '8D'], hand_sizes: [2, 1, 2], trick: {leader: 1, cards: ['4S', '1S', '9S'], winner: -1}})}), true)`); err != nil {
 		t.Fatal(err)
 	}
-	b.must(10*time.Second, "the turn comes back", chromedp.Poll[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '5'`))
+	b.must(10*time.Second, "the turn comes back", pollFor[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '5'`))
 	if got, _ := eval[string](b, `(document.activeElement.dataset.testid || document.activeElement.tagName) + ' ' + (document.activeElement.dataset.card || '')`); got != "hand " && got != "hand-card 3S" {
 		t.Errorf("when the turn comes back the focus is on %q, want the hand", got)
 	}

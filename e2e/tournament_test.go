@@ -17,15 +17,15 @@ func TestTournamentFromLobby(t *testing.T) {
 	e := newEnv(t)
 	b := e.tab("tina")
 	b.login("tina")
-	b.must(10*time.Second, "open the tournament form", chromedp.Click(tid("tournament-new")), chromedp.WaitVisible(tid("tournament-form")))
+	b.must(10*time.Second, "open the tournament form", clickOn(tid("tournament-new")), waitVisible(tid("tournament-form")))
 	b.setField("tournament-game", "papayoo")
-	b.must(5*time.Second, "the game's options", chromedp.WaitVisible(tid("tournament-opt-players")))
+	b.must(5*time.Second, "the game's options", waitVisible(tid("tournament-opt-players")))
 	b.setField("tournament-opt-players", "3")
 	b.setField("tournament-deals", "2")
 	b.setField("tournament-max", "1")
 	b.setField("tournament-level", "random")
 	b.screenshot("tournament-form")
-	b.must(15*time.Second, "create the tournament", chromedp.Click(tid("tournament-create")), chromedp.WaitVisible(tid("tournament-play-0")))
+	b.must(15*time.Second, "create the tournament", clickOn(tid("tournament-create")), waitVisible(tid("tournament-play-0")))
 	status, _ := eval[string](b, `document.querySelector('[data-testid=tournament-status]').dataset.status`)
 	if status != "running" {
 		t.Errorf("a tournament of one entrant that starts when full is %q, want running", status)
@@ -34,15 +34,15 @@ func TestTournamentFromLobby(t *testing.T) {
 	if !strings.HasPrefix(page, "#/tournament/tn_") {
 		t.Fatalf("after creating, the page is %q", page)
 	}
-	b.must(15*time.Second, "play deal 1", chromedp.Click(tid("tournament-play-0")), chromedp.WaitVisible(tid("felt")))
+	b.must(15*time.Second, "play deal 1", clickOn(tid("tournament-play-0")), waitVisible(tid("felt")))
 	b.playToEnd(120*time.Second, nil)
 	b.checkErrors()
 	// The final scores lead back to the tournament, after a reload too
 	// (the page remembers which tournament the deal's table is of).
-	b.must(20*time.Second, "reload the finished deal", chromedp.Reload(), chromedp.WaitVisible(tid("final-tournament")))
-	b.must(15*time.Second, "back to the tournament", chromedp.Click(tid("final-tournament")),
-		chromedp.WaitVisible(tid("tournament-replay-0")), chromedp.WaitVisible(tid("tournament-play-1")), chromedp.WaitVisible(tid("tournament-standings")),
-		chromedp.Poll[chromedp.Void](`!document.querySelector('.ghost')`)) // the last trick's cards have flown
+	b.must(20*time.Second, "reload the finished deal", chromedp.Reload(), waitVisible(tid("final-tournament")))
+	b.must(15*time.Second, "back to the tournament", clickOn(tid("final-tournament")),
+		waitVisible(tid("tournament-replay-0")), waitVisible(tid("tournament-play-1")), waitVisible(tid("tournament-standings")),
+		pollFor[chromedp.Void](`!document.querySelector('.ghost')`)) // the last trick's cards have flown
 	if back, _ := eval[string](b, `location.hash`); back != page {
 		t.Errorf("the final scores' tournament button led to %q, want %q", back, page)
 	}
@@ -58,6 +58,6 @@ func TestTournamentFromLobby(t *testing.T) {
 	}
 	b.screenshot("tournament-phone")
 	b.must(10*time.Second, "desktop viewport", chromedp.EmulateViewport(1280, 900))
-	b.must(10*time.Second, "the deal's record", chromedp.Click(tid("tournament-replay-0")), chromedp.WaitVisible(tid("replay-step")))
+	b.must(10*time.Second, "the deal's record", clickOn(tid("tournament-replay-0")), waitVisible(tid("replay-step")))
 	e.checkJS()
 }
