@@ -77,10 +77,33 @@ const LAYOUT = {
   10: [[0, 0], [1, 0], [0.5, 1 / 6], [0, 1 / 3], [1, 1 / 3], [0, 2 / 3], [1, 2 / 3], [0.5, 5 / 6], [0, 1], [1, 1]],
 };
 
-// cardSVG builds the face of a card (or its back when card is "" or "back").
+// cardSVG draws the face of a card (or its back when card is "" or "back").
 // opts.mark: a short label (a game's special card, e.g. the seven worth 40
 // points): the face is highlighted and the label written at its foot.
+//
+// A face is built once (a score of elements with their attributes) and
+// copied after that; the copy carries data-face, which tells dom.js's
+// morph that a live card with the same data-face is equal already. The
+// table is drawn anew for every state with every card of the hand: in a
+// whole Papayoo game (TestPapayooWholeGame, the page's CPU profile)
+// building the faces and comparing them with the live ones took 3.3 of
+// 6.6 s of script; copied and skipped, 1.9 of 4.5 s (docs/client.md,
+// "Drawing"). A sprite of <symbol>s that each card <use>s cut the script
+// more, but the browser's style and layout work grew by as much. The
+// faces are bounded: 55 cards and the back, times the games' few marks.
+const faces = new Map();
 export function cardSVG(card, opts = {}) {
+  const key = (card && card !== 'back' ? card : 'back') + (opts.mark ? '|' + opts.mark : '');
+  let face = faces.get(key);
+  if (!face) {
+    face = buildFace(card, opts);
+    face.setAttribute('data-face', key);
+    faces.set(key, face);
+  }
+  return face.cloneNode(true);
+}
+
+function buildFace(card, opts) {
   const svg = el('svg', { viewBox: '0 0 100 140', class: 'card-svg', 'aria-hidden': 'true', focusable: 'false' });
   if (!card || card === 'back') {
     el('rect', { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: '#fff', stroke: '#9aa', 'stroke-width': 1.5 }, svg);

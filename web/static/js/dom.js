@@ -150,12 +150,16 @@ function morphChildren(live, next) {
   for (const c of [...live.childNodes]) if (!used.has(c)) c.remove();
 }
 
-// patch makes the live node a equal to the new node b.
+// patch makes the live node a equal to the new node b. Two elements with
+// the same data-face draw the same card face (cards.js) and are equal
+// already: they are skipped.
 function patch(a, b) {
   if (a.nodeType !== 1) {
     if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
     return;
   }
+  const face = b.getAttribute('data-face');
+  if (face !== null && face === a.getAttribute('data-face')) return;
   for (const at of [...a.attributes]) {
     if (!b.hasAttribute(at.name)) a.removeAttribute(at.name);
   }
