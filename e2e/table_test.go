@@ -103,9 +103,10 @@ type sample struct {
 
 // sampleJS's record(t0, ms, until) samples what the table shows every
 // 40 ms from t0 (performance.now()) until a sample satisfies until, or ms
-// have passed. The page's pauses are timers, which a loaded machine fires late, never
-// early: the tests bound when a state may show at the earliest, and wait
-// for the state after it (until) rather than for a fixed time.
+// have passed. The page's pauses are timers, which a loaded machine fires
+// late, never early: the tests bound when a state may show at the
+// earliest, and wait for the state after it (until) rather than for a
+// fixed time.
 const sampleJS = `
   const q = (s) => document.querySelector(s);
   const record = async (t0, ms, until) => {
