@@ -8,6 +8,7 @@ import { Conn, api } from './net.js';
 import { cardSVG } from './cards.js';
 import { app, send, onRoute, tableData, mainState, showError, toast, seatedInGame } from './app.js';
 import { onKey } from './keys.js';
+import { tone } from './sound.js';
 import { renderLogin } from './views/login.js';
 import { renderAccount, startAccount, sessionEnded } from './views/account.js';
 import { renderLobby, renderLobbyTables } from './views/lobby.js';
@@ -146,20 +147,8 @@ function onMessage(msg) {
   }
 }
 
-let audioCtx = null;
 function beep() {
-  if (!app.sound) return;
-  try {
-    audioCtx = audioCtx || new AudioContext();
-    const o = audioCtx.createOscillator();
-    const g = audioCtx.createGain();
-    o.frequency.value = 660;
-    g.gain.value = 0.04;
-    g.gain.exponentialRampToValueAtTime(0.0001, audioCtx.currentTime + 0.18);
-    o.connect(g).connect(audioCtx.destination);
-    o.start();
-    o.stop(audioCtx.currentTime + 0.2);
-  } catch { /* no audio */ }
+  if (app.sound) tone(660, 0.18, 0.04);
 }
 
 // ---------- routing ----------

@@ -9,6 +9,7 @@ import { app, send, go, onRoute, tableData, mainState, levels, joinTable, toast 
 import { game, gameTitle, helpText, describeMove } from '../games.js';
 import { mergeHistory, historyPanel, keepScrolled, describeEntry } from '../history.js';
 import { optionsBox } from '../options.js';
+import { tone } from '../sound.js';
 import { chatPanel, hookChat, rematchFinal } from '../chat.js';
 import { ratingChange } from '../ratingchange.js';
 
@@ -297,21 +298,6 @@ function turnAlert(tb, prev, st) {
 }
 
 function alertsOn() { return localStorage.getItem('cardroom.alerts') === 'on'; }
-
-let audio = null;
-function tone(freq, secs) {
-  try {
-    audio = audio || new AudioContext();
-    const o = audio.createOscillator();
-    const g = audio.createGain();
-    o.frequency.value = freq;
-    g.gain.value = 0.05;
-    g.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + secs);
-    o.connect(g).connect(audio.destination);
-    o.start();
-    o.stop(audio.currentTime + secs + 0.02);
-  } catch { /* no audio */ }
-}
 
 let listening = false;
 function listen() {
