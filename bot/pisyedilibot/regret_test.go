@@ -34,21 +34,24 @@ func searchView(b *testing.B, v *pisyedili.View, dom func() ismcts.Domain, iters
 	return res
 }
 
-// stageName is the kind of decision a view asks for, for the regret's
-// breakdown: the opening round, a chain to answer, the drawn card, the
-// card after an ace, or a normal turn.
+// stages names the kinds of decision a view asks for, for the regret's
+// breakdown, in the order it is logged: the opening round, a chain to
+// answer, the drawn card, the card after an ace, a normal turn.
+var stages = [...]string{"opening", "chain", "after draw", "after an ace", "normal turn"}
+
+// stageName is the kind of decision v asks for (one of stages).
 func stageName(v *pisyedili.View) string {
 	switch {
 	case v.Stage == pisyedili.PhaseOpening:
-		return "opening"
+		return stages[0]
 	case v.Chain != nil:
-		return "chain"
+		return stages[1]
 	case v.Stage == pisyedili.PhaseAfterDraw:
-		return "after draw"
+		return stages[2]
 	case v.Stage == pisyedili.PhaseAceContinue:
-		return "after an ace"
+		return stages[3]
 	}
-	return "normal turn"
+	return stages[4]
 }
 
 // BenchmarkOracleRegret is a report, not a speed test (about 20 minutes
@@ -121,7 +124,7 @@ func BenchmarkOracleRegret(b *testing.B) {
 				}
 			}
 			if !closed {
-				for _, st := range []string{"opening", "chain", "after draw", "after an ace", "normal turn"} {
+				for _, st := range stages {
 					b.Logf("open loop, %s: %.1f%% of the regret", st, 100*byStage[st]/regret)
 				}
 			}
