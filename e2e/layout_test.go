@@ -627,3 +627,72 @@ func TestLobbyResumeAndAccess(t *testing.T) {
 	}
 	e.checkJS()
 }
+
+// TestPhoneHandSpread: on a phone a hand overlaps its cards so that eight
+// fit one row, but five or fewer (the end of every Papayoo round and Pis
+// Yedili hand) lie side by side, each wholly visible to tap; every card
+// stays on the screen, and at 360 px wide too.
+func TestPhoneHandSpread(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakespread")
+	hands := []struct {
+		cards  []string
+		spread bool  // no two cards overlap
+		oneRow int64 // from this screen width on, the hand is one row
+	}{
+		{[]string{"1S", "3S"}, true, 0},
+		{[]string{"1S", "3S", "8D", "9D", "7P"}, true, 0},
+		// Eight of four suits fit one row at 390 px (at 360 they wrap).
+		{[]string{"1S", "2S", "3H", "4H", "8D", "9D", "2C", "5C"}, false, phone.width},
+	}
+	for _, v := range []viewport{phone, {"small phone", 360, 740}} {
+		b.resize(v)
+		for i, h := range hands {
+			cards, _ := json.Marshal(h.cards)
+			seq := 10*i + 1
+			if v != phone {
+				seq += 100
+			}
+			var got struct {
+				Err     string `json:"err"`
+				Overlap bool   `json:"overlap"`
+				Rows    int    `json:"rows"`
+				N       int    `json:"n"`
+			}
+			runAsync(t, b, 10*time.Second, fmt.Sprintf(`
+			  const hand = %s;
+			  __send({seq: %d, view: __pv({hand, hand_sizes: [hand.length, 3, 3]})});
+			  const t0 = performance.now();
+			  while (document.querySelector('[data-testid=felt]')?.dataset.seq !== '%d' && performance.now() - t0 < 8000) await __sleep(20);
+			  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+			  const rs = [...document.querySelectorAll('[data-testid=hand-card]')].map((c) => c.getBoundingClientRect());
+			  let err = '', overlap = false;
+			  const tops = new Set();
+			  rs.forEach((r, k) => {
+			    tops.add(Math.round(r.top));
+			    if (r.left < -1 || r.right > innerWidth + 1) err = 'card ' + k + ' off the screen at ' + Math.round(r.left) + '–' + Math.round(r.right);
+			    if (k > 0 && r.top === rs[k - 1].top && r.left < rs[k - 1].right - 0.5) overlap = true;
+			  });
+			  return JSON.stringify({err, overlap, rows: tops.size, n: rs.length});`, string(cards), seq, seq), &got)
+			where := fmt.Sprintf("%s, %d cards", v.name, len(h.cards))
+			if got.N != len(h.cards) {
+				t.Fatalf("%s: %d cards in the hand on screen", where, got.N)
+			}
+			if got.Err != "" {
+				t.Errorf("%s: %s", where, got.Err)
+			}
+			if h.spread && got.Overlap {
+				t.Errorf("%s: the cards overlap; a small hand should lie side by side", where)
+			}
+			if !h.spread && !got.Overlap {
+				t.Errorf("%s: the cards do not overlap; eight need to, to fit one row", where)
+			}
+			if v.width >= h.oneRow && got.Rows != 1 {
+				t.Errorf("%s: the hand takes %d rows, want 1", where, got.Rows)
+			}
+		}
+	}
+	e.checkJS()
+}

@@ -191,3 +191,11 @@ export function sameCards(a, b) {
   const y = [...b].sort().join(' ');
   return x === y;
 }
+
+// handClass is the class of a hand row of n cards: 'many' (over ten)
+// overlaps the cards everywhere; 'few' (five or less) spreads them out on
+// a phone, where a hand otherwise overlaps so that eight fit one row: the
+// last cards of a hand are the ones a thumb should not miss.
+export function handClass(n) {
+  return 'hand' + (n > 10 ? ' many' : n <= 5 ? ' few' : '');
+}

@@ -2,7 +2,7 @@
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
 import { cardEl, seatName, seatMark } from '../pieces.js';
-import { sortCards, suitIcon, suitOf } from '../cards.js';
+import { sortCards, suitIcon, suitOf, handClass } from '../cards.js';
 import { register } from '../games.js';
 
 // The seven that is the Papayoo this round is drawn marked.
@@ -180,7 +180,7 @@ function render(ctx) {
   let hand = null;
   if (me >= 0 && v.hand) {
     const cards = sortCards(v.hand);
-    const row = h('div', { class: 'hand' + (cards.length > 10 ? ' many' : ''), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const row = h('div', { class: handClass(cards.length), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
     let prevSuit = null;
     cards.forEach((c, i) => {
       const s = suitOf(c);

@@ -2,7 +2,7 @@
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
 import { cardEl, seatName, seatMark, flipEl } from '../pieces.js';
-import { sortCards, suitIcon, rankOf } from '../cards.js';
+import { sortCards, suitIcon, rankOf, handClass } from '../cards.js';
 import { register, ruleSaid, optionFlag } from '../games.js';
 
 // The pending chain (docs/games/pisyedili.md): kind, count k, and the cards
@@ -146,7 +146,7 @@ function render(ctx) {
     const playable = new Set(plays.map((m) => m.split(' ')[1]));
     const hinted = ctx.hint && ctx.hint.startsWith('play ') ? ctx.hint.split(' ')[1] : null;
     const cards = sortCards(v.hand);
-    const row = h('div', { class: 'hand' + (cards.length > 10 ? ' many' : ''), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const row = h('div', { class: handClass(cards.length), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
     // Two decks: the second copy of a card gets its own key and name.
     const seen = {};
     cards.forEach((c) => {

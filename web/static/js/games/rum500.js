@@ -9,7 +9,7 @@
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
 import { cardEl, seatName, seatMark, flipEl } from '../pieces.js';
-import { sortCards, SUIT_COLOR, sameCards, suitIcon } from '../cards.js';
+import { sortCards, SUIT_COLOR, sameCards, suitIcon, handClass } from '../cards.js';
 import { register, ruleSaid, optionFlag } from '../games.js';
 
 // The view (docs/games/rum500.md): pile bottom → top, stock a size, melds
@@ -428,7 +428,7 @@ function render(ctx) {
   // Hand and actions.
   let handArea = null;
   if (me >= 0 && v.hand) {
-    const row = h('div', { class: 'hand' + (hand.length > 10 ? ' many' : ''), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const row = h('div', { class: handClass(hand.length), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
     const canAct = taking || parsed.some((m) => m.verb === 'meld' || m.verb === 'layoff' || m.verb === 'discard');
     hand.forEach((it) => {
       const sel = ui.sel.includes(it.key);
