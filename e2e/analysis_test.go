@@ -347,7 +347,7 @@ func (b *tab) panelShot(name string) {
 	}
 	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.Screenshot(tid("analysis")))
+	png, err := chromedp.Run(ctx, screenshotOf(tid("analysis")))
 	if err == nil {
 		err = os.WriteFile(filepath.Join(b.e.artDir, name+".png"), png, 0o644)
 	}

@@ -46,6 +46,11 @@ func sendKeys[S chromedp.Selectable](sel S, v string, opts ...chromedp.QueryOpti
 	return chromedp.SendKeys(sel, v, poll(opts)...)
 }
 
+// screenshotOf is chromedp.Screenshot polling every pollEvery.
+func screenshotOf[S chromedp.Selectable](sel S, opts ...chromedp.QueryOption) chromedp.Action[[]byte] {
+	return chromedp.Screenshot(sel, poll(opts)...)
+}
+
 // pollFor is chromedp.Poll evaluating the expression every pollEvery
 // rather than at every animation frame (chromedp's default), which has
 // the page draw frames all the time it waits; opts may set another
