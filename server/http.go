@@ -512,9 +512,11 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	io.WriteString(w, "ok\n")
-	// Details an operator acts on; the room serves meanwhile.
+	// Details an operator acts on; the room serves meanwhile. Anyone can
+	// read this page, so the reason itself (which may quote the cards of a
+	// game in play) is in the server's log, not here.
 	for _, d := range s.quarantine {
-		fmt.Fprintf(w, "quarantined table %s (%s): %s\n", d.ID, d.Game, d.Reason)
+		fmt.Fprintf(w, "quarantined table %s (%s): its %s could not be read; the reason is in the server's log\n", d.ID, d.Game, d.Stage)
 	}
 	if ss, ok := s.store.(interface{ Stats() store.Stats }); ok && ss.Stats().WALOverLimit {
 		io.WriteString(w, "warning: the database's write-ahead log is over its limit\n")

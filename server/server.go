@@ -332,8 +332,13 @@ func New(cfg Config) (*Server, error) {
 // the store untouched (quarantined) while the rest of the room runs; it is
 // listed in /healthz and /metrics, and `cardroom doctor` reads it.
 type Damaged struct {
-	ID     string
-	Game   string
+	ID   string
+	Game string
+	// Stage is what could not be read: "table row", "game", "event log"
+	// or "replay". It is what /healthz shows: Reason may quote a stored
+	// event (a deal's hands, a pass's cards of a game still in play), so
+	// it goes to the server's log only.
+	Stage  string
 	Reason string
 }
 
@@ -372,18 +377,18 @@ func (s *Server) restoreOne(ctx context.Context, id string) (*table.Table, *Dama
 func (s *Server) restoreWith(ctx context.Context, id string, tc table.Config) (*table.Table, *Damaged) {
 	meta, err := s.store.Table(ctx, id)
 	if err != nil {
-		return nil, &Damaged{ID: id, Reason: "table row: " + err.Error()}
+		return nil, &Damaged{ID: id, Stage: "table row", Reason: "table row: " + err.Error()}
 	}
 	if _, err := games.Lookup(meta.Game); err != nil {
-		return nil, &Damaged{ID: id, Game: meta.Game, Reason: "game not available in this build"}
+		return nil, &Damaged{ID: id, Game: meta.Game, Stage: "game", Reason: "game not available in this build"}
 	}
 	events, err := s.store.Events(ctx, id)
 	if err != nil {
-		return nil, &Damaged{ID: id, Game: meta.Game, Reason: "event log: " + err.Error()}
+		return nil, &Damaged{ID: id, Game: meta.Game, Stage: "event log", Reason: "event log: " + err.Error()}
 	}
 	t, err := table.Restore(tc, meta, events)
 	if err != nil {
-		return nil, &Damaged{ID: id, Game: meta.Game, Reason: "replay: " + err.Error()}
+		return nil, &Damaged{ID: id, Game: meta.Game, Stage: "replay", Reason: "replay: " + err.Error()}
 	}
 	return t, nil
 }
