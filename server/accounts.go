@@ -460,6 +460,15 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request, sess store.
 		writeErr(w, http.StatusBadRequest, protocol.BadPassword, err.Error())
 		return
 	}
+	if !s.guard.allowCreation(w, r, "accounts and tournaments") {
+		return
+	}
+	claimed := false
+	defer func() {
+		if !claimed {
+			s.guard.refundCreation(r)
+		}
+	}()
 	ctx := r.Context()
 	if _, err := st.AccountByPlayer(ctx, sess.Player); err == nil {
 		writeErr(w, http.StatusConflict, protocol.HasAccount, "you already have an account")
@@ -495,6 +504,7 @@ func (s *Server) handleClaim(w http.ResponseWriter, r *http.Request, sess store.
 		storeDown(w)
 		return
 	}
+	claimed = true
 	s.acct.claims.Add(1)
 	s.log.Info("account claimed", "player", sess.Player, "name", name)
 	writeJSON(w, http.StatusOK, accountInfo(acc))

@@ -45,6 +45,12 @@ const (
 	// Guest sessions created per address per hour (a token bucket of that
 	// size refilled over an hour): each one is a row in the store.
 	DefaultSessionsPerIPPerHour = 60
+	// Accounts claimed and tournaments created per address per day (one
+	// bucket of that size refilled over a day): each outlives the session
+	// that made it (an account reserves its name for good, a tournament
+	// holds one of the room's slots for up to months), and guest sessions
+	// are cheap, so the per-player bounds alone do not hold them.
+	DefaultCreationsPerIPPerDay = 10
 )
 
 // contentSecurityPolicy allows only the room's own scripts, styles and
@@ -57,16 +63,18 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 // guard holds a server's per-address state: open connections, request and
 // session buckets, and the counters behind guardStats.
 type guard struct {
-	maxConns int // 0: unlimited
-	api      *limiter
-	sessions *limiter
+	maxConns  int // 0: unlimited
+	api       *limiter
+	sessions  *limiter
+	creations *limiter
 	// trusted are the reverse proxies whose X-Forwarded-For is believed
 	// (Config.TrustedProxies); empty: none, the peer is the client.
 	trusted []netip.Prefix
 	log     *slog.Logger
 
-	connsRefused atomic.Int64
-	limited      atomic.Int64
+	connsRefused     atomic.Int64
+	limited          atomic.Int64
+	creationsLimited atomic.Int64
 }
 
 // guardDefaults fills the zero limits of c with their defaults and turns
@@ -97,6 +105,9 @@ func (c *Config) guardDefaults() {
 	if c.SessionsPerIPPerHour == 0 {
 		c.SessionsPerIPPerHour = DefaultSessionsPerIPPerHour
 	}
+	if c.CreationsPerIPPerDay == 0 {
+		c.CreationsPerIPPerDay = DefaultCreationsPerIPPerDay
+	}
 }
 
 func newGuard(c Config) *guard {
@@ -110,6 +121,10 @@ func newGuard(c Config) *guard {
 	if c.SessionsPerIPPerHour > 0 {
 		n := float64(c.SessionsPerIPPerHour)
 		g.sessions = newLimiter(n/3600, n)
+	}
+	if c.CreationsPerIPPerDay > 0 {
+		n := float64(c.CreationsPerIPPerDay)
+		g.creations = newLimiter(n/86400, n)
 	}
 	return g
 }
@@ -385,6 +400,28 @@ func (g *guard) allowSession(w http.ResponseWriter, r *http.Request) bool {
 		g.rateLimited(w, r, retry, "too many new sessions from your address: keep your session token, or try again later")
 	}
 	return ok
+}
+
+// allowCreation charges one lasting creation (an account claimed, a
+// tournament created) to the caller's address and answers 429 when its
+// daily quota is spent; refundCreation gives it back when the creation
+// is then refused for another reason.
+func (g *guard) allowCreation(w http.ResponseWriter, r *http.Request, what string) bool {
+	if g.creations == nil {
+		return true
+	}
+	ok, retry := g.creations.allow(addrKey(g.clientAddr(r)))
+	if !ok {
+		g.creationsLimited.Add(1)
+		g.rateLimited(w, r, retry, "too many "+what+" from your address today: try again later")
+	}
+	return ok
+}
+
+func (g *guard) refundCreation(r *http.Request) {
+	if g.creations != nil {
+		g.creations.refund(addrKey(g.clientAddr(r)))
+	}
 }
 
 // ---- the handler in front of every route ----

@@ -574,3 +574,62 @@ type discardWriter struct{}
 func (discardWriter) Header() http.Header         { return http.Header{} }
 func (discardWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (discardWriter) WriteHeader(int)             {}
+
+// TestCreationsPerIP: accounts claimed and tournaments created share one
+// daily bucket per address (-creations-per-ip): guest sessions are cheap,
+// and each of these outlives its session (a name reserved for good, one of
+// the room's tournament slots for months). A refusal for another reason
+// (a name taken) gives its charge back; another address has its own.
+func TestCreationsPerIP(t *testing.T) {
+	needGame(t, "papayoo")
+	s := memServer(t, Config{CreationsPerIPPerDay: 2, SessionsPerIPPerHour: -1, HTTPRate: -1, Accounts: fastHashes})
+	const a, b = "203.0.113.7:5000", "198.51.100.9:5000"
+	guest := func(from, name string) string {
+		w := do(s, "POST", "/api/session", from, "", `{"name":"`+name+`"}`)
+		var sess protocol.Session
+		if w.Code != 200 || json.Unmarshal(w.Body.Bytes(), &sess) != nil {
+			t.Fatalf("session %s: %d %s", name, w.Code, w.Body)
+		}
+		return sess.Token
+	}
+	post := func(path, from, token, body string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("POST", path, strings.NewReader(body))
+		req.RemoteAddr = from
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, req)
+		return w
+	}
+	claim := func(from, token string) *httptest.ResponseRecorder {
+		return post("/api/account", from, token, `{"password":"correct horse battery"}`)
+	}
+	if w := claim(a, guest(a, "Anna")); w.Code != 200 {
+		t.Fatalf("first claim: %d %s", w.Code, w.Body)
+	}
+	// A name already claimed: refused with name_taken, the charge given back.
+	if w := post("/api/account", a, guest(a, "Zed"), `{"password":"correct horse battery","name":"anna"}`); w.Code != 409 {
+		t.Fatalf("claim of a taken name: %d %s, want 409", w.Code, w.Body)
+	}
+	tour := `{"game":"papayoo","options":{"players":"3"},"deals":2,"bot_level":"medium","max_entrants":3,"deal_minutes":30}`
+	if w := post("/api/tournaments", a, guest(a, "Bea"), tour); w.Code != 200 {
+		t.Fatalf("tournament (the second creation): %d %s", w.Code, w.Body)
+	}
+	w := claim(a, guest(a, "Cleo"))
+	if w.Code != 429 || errCode(w.Body.Bytes()) != "rate_limited" || w.Header().Get("Retry-After") == "" {
+		t.Fatalf("third creation from one address: %d %s, want 429 rate_limited with Retry-After", w.Code, w.Body)
+	}
+	if w := post("/api/tournaments", a, guest(a, "Dora"), tour); w.Code != 429 {
+		t.Errorf("a tournament past the quota: %d %s, want 429", w.Code, w.Body)
+	}
+	if w := claim(b, guest(b, "Ewa")); w.Code != 200 {
+		t.Errorf("another address: %d %s", w.Code, w.Body)
+	}
+	var metrics string
+	if w := do(s, "GET", "/metrics", a, "", ""); w.Code == 200 {
+		metrics = w.Body.String()
+	}
+	if !strings.Contains(metrics, "cardroom_creations_limited_total 2") {
+		t.Errorf("metrics do not count the 2 refused creations")
+	}
+}

@@ -152,6 +152,9 @@ type Config struct {
 	HTTPBurst float64
 	// SessionsPerIPPerHour caps POST /api/session per address (default 60).
 	SessionsPerIPPerHour int
+	// CreationsPerIPPerDay caps the accounts claimed and tournaments
+	// created from one address in a day, together (default 10).
+	CreationsPerIPPerDay int
 	// Accounts are the limits of accounts and logins (accounts.go).
 	Accounts AccountsConfig
 	// Bots are the limits of bot accounts and their tokens (botaccount.go).

@@ -169,8 +169,12 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request, 
 		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
 		return
 	}
+	if !s.guard.allowCreation(w, r, "accounts and tournaments") {
+		return
+	}
 	t, err := s.createTournament(r.Context(), ts, sess, req)
 	if err != nil {
+		s.guard.refundCreation(r)
 		writeTableErr(w, err)
 		return
 	}

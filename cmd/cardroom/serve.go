@@ -76,6 +76,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	httpRate := fs.Float64("http-rate", server.DefaultHTTPRate, "requests a second to /api/ per address; 0: no limit")
 	httpBurst := fs.Float64("http-burst", server.DefaultHTTPBurst, "request burst to /api/ per address")
 	sessionsPerIP := fs.Int("sessions-per-ip", server.DefaultSessionsPerIPPerHour, "guest sessions created per address per hour; 0: no limit")
+	creationsPerIP := fs.Int("creations-per-ip", server.DefaultCreationsPerIPPerDay, "accounts claimed and tournaments created per address per day, together; 0: no limit")
 	outQueue := fs.Int("out-queue", server.OutQueue, "messages waiting for one connection before it is dropped as too slow")
 	outQueueBytes := fs.Int("out-queue-bytes", 2<<20, "bytes waiting for one connection before it is dropped as too slow")
 	writeTimeout := fs.Duration("write-timeout", 10*time.Second, "longest one WebSocket write may wait for a peer that does not read")
@@ -222,7 +223,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		Cluster: clusterCfg,
 		Store:   st, Log: log, Rate: *rate, Burst: *burst,
 		MaxConnsPerIP: offIfZero(*maxConnsPerIP), SessionsPerIPPerHour: offIfZero(*sessionsPerIP),
-		HTTPRate: offIfZero(*httpRate), HTTPBurst: *httpBurst,
+		CreationsPerIPPerDay: offIfZero(*creationsPerIP),
+		HTTPRate:             offIfZero(*httpRate), HTTPBurst: *httpBurst,
 		OutQueue: *outQueue, OutQueueBytes: *outQueueBytes, WriteTimeout: *writeTimeout,
 		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables), MaxWatches: offIfZero(*maxWatches),
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
