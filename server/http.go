@@ -378,6 +378,16 @@ func (s *Server) finishedRecord(w http.ResponseWriter, r *http.Request) (store.T
 		writeErr(w, http.StatusConflict, protocol.NotFinished, "the game at table "+id+" is not finished: its record would show hidden cards")
 		return f.meta, nil, false
 	}
+	if isTournamentTable(id) {
+		switch held, ok := s.dealRecordHeld(r.Context(), id); {
+		case !ok:
+			writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the tournament cannot be read now; retry")
+			return f.meta, nil, false
+		case held:
+			writeErr(w, http.StatusConflict, protocol.NotFinished, "the tournament's deal at table "+id+" is not closed: its record would show the cards other entrants are still to play")
+			return f.meta, nil, false
+		}
+	}
 	return f.meta, f.events, true
 }
 

@@ -534,7 +534,7 @@ func (s *Server) playDeal(ctx context.Context, ts store.Tournaments, t store.Tou
 		if err := s.checkCreate(sess.Player, false); err != nil {
 			return protocol.TournamentPlay{}, err
 		}
-		ng := store.TournamentGame{Tournament: t.ID, Player: sess.Player, Deal: d, Table: randomID(tournamentTablePrefix, 6)}
+		ng := store.TournamentGame{Tournament: t.ID, Player: sess.Player, Deal: d, Table: tournamentTableID(t.ID, d)}
 		switch err := ts.AddTournamentGame(ctx, ng); {
 		case errors.Is(err, store.ErrConflict):
 			// Another request (another node) reserved it at the same
@@ -572,6 +572,67 @@ const tournamentTablePrefix = "tt_"
 
 // isTournamentTable reports whether a table plays a tournament's deal.
 func isTournamentTable(id string) bool { return strings.HasPrefix(id, tournamentTablePrefix) }
+
+// tournamentTableID is a new id for an entrant's table of deal d of
+// tournament tid: tt_<tid>.<d>.<random>, so that the record endpoints
+// know, from the id alone, which deal's closing to wait for
+// (dealRecordHeld). A tournament's id has no dot (randomID).
+func tournamentTableID(tid string, d int) string {
+	return randomID(tournamentTablePrefix+tid+"."+strconv.Itoa(d)+".", 6)
+}
+
+// parseTournamentTable reads the tournament and deal of a table id made by
+// tournamentTableID; ok is false for any other id (among them the tables
+// of tournaments created before the deal was in the id: bare tt_<random>).
+func parseTournamentTable(id string) (tid string, deal int, ok bool) {
+	rest, found := strings.CutPrefix(id, tournamentTablePrefix)
+	if !found {
+		return "", 0, false
+	}
+	parts := strings.Split(rest, ".")
+	if len(parts) != 3 || parts[0] == "" || len(parts[1]) > 3 {
+		return "", 0, false
+	}
+	d, err := strconv.Atoi(parts[1])
+	if err != nil || d < 0 || d >= tournament.MaxDeals {
+		return "", 0, false
+	}
+	return parts[0], d, true
+}
+
+// dealRecordHeld reports whether the record of finished table id must
+// still be withheld, from its own player too: it plays a deal of a
+// tournament that is not closed yet (its deadline not passed, not every
+// entrant done with it, the tournament not over). Every entrant holds the
+// same cards, and the record shows every hand and the stock order: one
+// person with two entries (guest sessions are cheap) could read the deal
+// with the first before playing it with the second. ok is false when the
+// tournament cannot be read (the caller answers unavailable).
+func (s *Server) dealRecordHeld(ctx context.Context, id string) (held, ok bool) {
+	tid, d, parsed := parseTournamentTable(id)
+	ts, _ := s.store.(store.Tournaments)
+	if !parsed || ts == nil {
+		return false, true
+	}
+	t, err := ts.Tournament(ctx, tid)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, true
+	}
+	if err != nil {
+		return false, false
+	}
+	gs, err := ts.TournamentGames(ctx, t.ID)
+	if err != nil {
+		return false, false
+	}
+	s.settle(ctx, ts, t, gs)
+	s.advance(ctx, ts, &t, gs)
+	v := tournamentView(t, gs, "", time.Now())
+	if t.Status == tournament.Cancelled || d >= len(v.Schedule) {
+		return false, true
+	}
+	return !v.Schedule[d].Closed, true
+}
 
 // tournamentHintErr refuses a hint at a tournament's table: the field is
 // compared on its own play, as at a rated table.

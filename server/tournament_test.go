@@ -151,6 +151,18 @@ func TestTournamentSameDeal(t *testing.T) {
 	if code := httpJSON(t, "GET", ts.url+"/api/records/"+play1.Table, bob.Token, nil, nil); code != http.StatusNotFound {
 		t.Errorf("bob reads alice's record of open deal 1: %d, want 404", code)
 	}
+	// Nor may alice read it herself while the deal is open: every entrant
+	// holds these cards, and a second entry of hers would play them
+	// knowing every hand. The replay and the analysis are the record too.
+	for _, tail := range []string{"", "/replay", "/analysis"} {
+		var e protocol.ErrorBody
+		if code := httpJSON(t, "GET", ts.url+"/api/records/"+play1.Table+tail, alice.Token, nil, &e); code != http.StatusConflict || e.Error.Code != protocol.NotFinished {
+			t.Errorf("alice reads the record%s of her own game of open deal 1: %d %q, want 409 not_finished", tail, code, e.Error.Code)
+		}
+	}
+	if tid, d, ok := parseTournamentTable(play1.Table); !ok || tid != id || d != 1 {
+		t.Errorf("table %s names tournament %q deal %d (%v), want %s deal 1", play1.Table, tid, d, ok, id)
+	}
 	if c := getTournament(t, ts, alice.Token, id).Standings[0].Deals[1]; c.Table != play1.Table {
 		t.Errorf("alice's own deal 1 cell %+v does not name her table", c)
 	}
@@ -216,11 +228,16 @@ func TestTournamentSameDealEveryGame(t *testing.T) {
 			if code := httpJSON(t, "POST", ts.url+"/api/tournaments/"+tn.ID+"/join", b.Token, nil, nil); code != 200 {
 				t.Fatalf("join: %d", code)
 			}
-			var deals []string
+			// Both play first: a record of the deal is held until it is
+			// closed (TestTournamentSameDeal).
+			var tables, deals []string
 			for i, s := range []session{a, b} {
 				play, _ := playTournamentDeal(t, ts, s, tn.ID, 0, uint64(10+i))
+				tables = append(tables, play.Table)
+			}
+			for i, s := range []session{a, b} {
 				var rec string
-				if code := httpJSON(t, "GET", ts.url+"/api/records/"+play.Table, s.Token, nil, &rec); code != 200 {
+				if code := httpJSON(t, "GET", ts.url+"/api/records/"+tables[i], s.Token, nil, &rec); code != 200 {
 					t.Fatalf("%s's record: %d", s.Name, code)
 				}
 				deals = append(deals, firstDeal(rec))
@@ -405,5 +422,33 @@ func TestResultTotals(t *testing.T) {
 	x, again := dealInvite(a, "tt_x"), dealInvite(a, "tt_x")
 	if x != again || x == dealInvite(a, "tt_y") || x == dealInvite(b, "tt_x") || len(x) < 16 {
 		t.Errorf("an invite must be fixed for a table and differ between tables and tournaments")
+	}
+}
+
+// TestParseTournamentTable: the record endpoints read a tournament table's
+// deal from its id (tournamentTableID); any other id holds nothing back.
+func TestParseTournamentTable(t *testing.T) {
+	made := tournamentTableID("tn_abc", 11)
+	for _, c := range []struct {
+		id   string
+		tid  string
+		deal int
+		ok   bool
+	}{
+		{made, "tn_abc", 11, true},
+		{"tt_tn_x.0.y", "tn_x", 0, true},
+		{"tt_oldstyle23", "", 0, false},  // before the deal was in the id
+		{"t_plain", "", 0, false},        // not a tournament table
+		{"tt_tn_x.12.y", "", 0, false},   // past tournament.MaxDeals
+		{"tt_tn_x.-1.y", "", 0, false},   // a negative deal
+		{"tt_tn_x.1.y.z", "", 0, false},  // too many parts
+		{"tt_.1.y", "", 0, false},        // no tournament
+		{"tt_tn_x.0001.y", "", 0, false}, // a deal of more than 3 digits
+		{"tt_tn_x.1e1.y", "", 0, false},  // not a decimal
+	} {
+		tid, d, ok := parseTournamentTable(c.id)
+		if ok != c.ok || (ok && (tid != c.tid || d != c.deal)) {
+			t.Errorf("%q: %q %d %v, want %q %d %v", c.id, tid, d, ok, c.tid, c.deal, c.ok)
+		}
 	}
 }
