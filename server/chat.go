@@ -29,6 +29,10 @@ const (
 	DefaultChatPerMinute = 20  // lines (and reports) per player per minute
 	DefaultChatBurst     = 5   // lines a player may send at once
 	DefaultChatHistory   = 100 // lines kept per table and sent on watch
+	// Reports stored from one address a day: each is a row kept for the
+	// operator (never deleted by the room), and the per-player rate alone
+	// does not bound them (guest sessions are cheap).
+	DefaultReportsPerIPPerDay = 50
 )
 
 // ChatConfig bounds chat. Zero means the default; PerMinute < 0 switches
@@ -41,18 +45,23 @@ type ChatConfig struct {
 	// History is the lines kept per table (stored and in memory) and sent
 	// to a connection that starts watching.
 	History int
+	// ReportsPerIPPerDay bounds the reports taken from one address in a
+	// day (default DefaultReportsPerIPPerDay; < 0: no limit).
+	ReportsPerIPPerDay int
 }
 
 // chatHub holds the chat rooms of the tables being watched.
 type chatHub struct {
-	s       *Server
-	cfg     ChatConfig
-	limit   *limiter // nil: no limit
-	mu      sync.Mutex
-	rooms   map[string]*chatRoom
-	lines   atomic.Int64 // lines sent
-	refused atomic.Int64 // lines and reports refused by the rate limit
-	reports atomic.Int64 // reports stored
+	s              *Server
+	cfg            ChatConfig
+	limit          *limiter     // nil: no limit
+	reportLimit    *limiter     // per address; nil: no limit
+	reportsRefused atomic.Int64 // reports refused by reportLimit
+	mu             sync.Mutex
+	rooms          map[string]*chatRoom
+	lines          atomic.Int64 // lines sent
+	refused        atomic.Int64 // lines and reports refused by the rate limit
+	reports        atomic.Int64 // reports stored
 }
 
 // chatRoom is one table's chat. Its lock orders the lines: every member
@@ -83,6 +92,14 @@ func newChatHub(s *Server, cfg ChatConfig) *chatHub {
 	h := &chatHub{s: s, cfg: cfg, rooms: map[string]*chatRoom{}}
 	if cfg.PerMinute > 0 {
 		h.limit = newLimiter(float64(cfg.PerMinute)/60, float64(min(cfg.Burst, 1<<20)))
+	}
+	if cfg.ReportsPerIPPerDay == 0 {
+		cfg.ReportsPerIPPerDay = DefaultReportsPerIPPerDay
+		h.cfg.ReportsPerIPPerDay = cfg.ReportsPerIPPerDay
+	}
+	if cfg.ReportsPerIPPerDay > 0 {
+		n := float64(min(cfg.ReportsPerIPPerDay, 1<<20))
+		h.reportLimit = newLimiter(n/86400, n)
 	}
 	return h
 }
@@ -355,6 +372,19 @@ func (h *chatHub) report(ctx context.Context, t *table.Table, c *conn, m *protoc
 	if err := h.allow(c.sess.Player); err != nil {
 		return err
 	}
+	if h.reportLimit != nil {
+		// A connection relayed from another node has no address here: its
+		// player stands for it.
+		key := c.addr
+		if key == "" {
+			key = "player " + c.sess.Player
+		}
+		if ok, wait := h.reportLimit.allow(key); !ok {
+			h.reportsRefused.Add(1)
+			return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("at most %d reports a day from your address: next in %.0f min",
+				h.cfg.ReportsPerIPPerDay, math.Ceil(wait.Minutes()))}
+		}
+	}
 	seat := -1
 	if line.Seat != nil {
 		seat = int(*line.Seat)
@@ -382,6 +412,7 @@ func (s *Server) chatMetrics(metric func(name, typ, help string, v any)) {
 	metric("cardroom_chat_lines_total", "counter", "Chat lines sent.", h.lines.Load())
 	metric("cardroom_chat_rate_limited_total", "counter", "Chat lines and reports refused by the per-player chat rate.", h.refused.Load())
 	metric("cardroom_chat_reports_total", "counter", "Chat lines reported to the operator.", h.reports.Load())
+	metric("cardroom_chat_reports_limited_total", "counter", "Chat reports refused by the per-address daily quota (-reports-per-ip).", h.reportsRefused.Load())
 }
 
 // tableSocial dispatches the chat and rematch requests (ws.go).

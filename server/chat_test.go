@@ -246,3 +246,33 @@ func TestChatHistoryAndReport(t *testing.T) {
 	ts := startServerCfg(t, dir, Config{Rate: 10000, Burst: 10000, Chat: ChatConfig{History: 2}})
 	check(dial(t, ts.url, sess))
 }
+
+// TestChatReportsPerIP: reports are kept for the operator and never
+// deleted by the room, so one address is taken at most ReportsPerIPPerDay
+// a day, whatever the players behind it: past it a report is refused
+// (rate_limited) and not stored, and the refusal is counted.
+func TestChatReportsPerIP(t *testing.T) {
+	f := newChatFixture(t, Config{Chat: ChatConfig{ReportsPerIPPerDay: 2}})
+	for _, s := range []string{"one", "two", "three"} {
+		f.alice.send(map[string]any{"type": "chat", "table": f.table, "channel": "players", "text": s})
+		f.alice.expect("chat", isChat(s))
+	}
+	// Bob and dave (two players, one address: the test's) report a line each.
+	for i, c := range []*client{f.bob, f.dave, f.bob} {
+		c.send(map[string]any{"type": "chat_report", "table": f.table, "line": i + 1})
+		m := c.next(5 * time.Second)
+		for m.str("type") != "chat_report" && m.str("type") != "error" {
+			m = c.next(5 * time.Second)
+		}
+		if want := map[bool]string{true: "chat_report", false: "error"}[i < 2]; m.str("type") != want || (want == "error" && m.str("code") != "rate_limited") {
+			t.Errorf("report %d: %v, want %s", i+1, m, want)
+		}
+	}
+	reps, err := f.ts.s.store.(store.Chat).ChatReports(context.Background(), 10)
+	if err != nil || len(reps) != 2 {
+		t.Fatalf("stored %d reports (%v), want 2", len(reps), err)
+	}
+	if n := f.ts.s.chat.reportsRefused.Load(); n != 1 {
+		t.Errorf("%d refusals counted, want 1", n)
+	}
+}

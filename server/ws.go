@@ -50,7 +50,10 @@ type conn struct {
 	// account: the session's player held an account when the socket
 	// opened (who is online marks it; a claim reconnects the client).
 	account bool
-	id      uint64 // the node's number for the connection (relaying names it)
+	// addr is the client's address as the per-address limits key it
+	// (addrKey); "" for a virtual conn.
+	addr string
+	id   uint64 // the node's number for the connection (relaying names it)
 	// virtual: another node's connection, served here as a table's owner
 	// (vconn.go); it has no reader: enqueue feeds it.
 	virtual bool
@@ -287,7 +290,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	c := &conn{s: s, ws: ws, sess: sess, account: s.hasAccount(r.Context(), sess.Player), id: s.connID(), done: make(chan struct{}), finished: make(chan struct{}),
+	c := &conn{s: s, ws: ws, sess: sess, account: s.hasAccount(r.Context(), sess.Player), addr: addrKey(s.guard.clientAddr(r)), id: s.connID(), done: make(chan struct{}), finished: make(chan struct{}),
 		nextPing: time.Now().UnixNano() + firstPing(s.cfg.PingInterval, rand.Int64N),
 		tokens:   s.cfg.Burst, last: time.Now()}
 	s.mu.Lock()

@@ -91,6 +91,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	chatPer := fs.Int("chat-per-minute", server.DefaultChatPerMinute, "chat lines (and reports) one player may send a minute, across tables; 0: no limit")
 	chatBurst := fs.Int("chat-burst", server.DefaultChatBurst, "chat lines one player may send at once")
 	chatHistory := fs.Int("chat-history", server.DefaultChatHistory, "chat lines kept per table and sent to a new watcher")
+	reportsPerIP := fs.Int("reports-per-ip", server.DefaultReportsPerIPPerDay, "chat reports taken from one address a day (each is kept for the operator); 0: no limit")
 	botWorkers := fs.Int("bot-workers", 0, "bot moves and hints computed at once (default: cores − 1, at least 1)")
 	botQueue := fs.Int("bot-queue", 1<<16, "bot moves and hints waiting for a worker")
 	botIters := fs.Int("bot-iterations", bot.DefaultIterations, "hard bot search iterations per move or hint while the bot pool keeps up")
@@ -231,7 +232,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer), RecordCache: max(1, *recordCache),
 		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters, BotNice: *botNice,
 		PublicURL: pub, TrustedProxies: proxies, Analysis: server.AnalysisConfig{Off: !*analysisOn, Budget: *analysisBudget, Queue: *analysisQueue},
-		Chat: server.ChatConfig{PerMinute: offIfZero(*chatPer), Burst: *chatBurst, History: *chatHistory},
+		Chat: server.ChatConfig{PerMinute: offIfZero(*chatPer), Burst: *chatBurst, History: *chatHistory, ReportsPerIPPerDay: offIfZero(*reportsPerIP)},
 		Tournaments: server.TournamentConfig{MaxOpen: *maxTourn, PerPlayer: *tournPer,
 			MaxEntrants: *tournEntrants, FillTTL: *tournFill},
 		Accounts: server.AccountsConfig{HashConcurrency: *hashConc, HashMemoryKiB: uint32(min(*hashMem, 1<<20)), HashTime: uint32(min(*hashTime, 16)),
