@@ -61,3 +61,43 @@ func TestTournamentFromLobby(t *testing.T) {
 	b.must(10*time.Second, "the deal's record", clickOn(tid("tournament-replay-0")), waitVisible(tid("replay-step")))
 	e.checkJS()
 }
+
+// TestTournamentReplayWaitsForTheDeal: with a second entrant who has not
+// played deal 1 yet, the first, back from playing it, is told the replay
+// comes when the deal closes, and no record link is shown: the server
+// holds a deal's records, one's own too, until every entrant has had the
+// cards (docs/tournaments.md, "Hidden information").
+func TestTournamentReplayWaitsForTheDeal(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("tina")
+	b.login("tina")
+	b.must(10*time.Second, "open the tournament form", clickOn(tid("tournament-new")), waitVisible(tid("tournament-form")))
+	b.setField("tournament-game", "papayoo")
+	b.must(5*time.Second, "the game's options", waitVisible(tid("tournament-opt-players")))
+	b.setField("tournament-opt-players", "3")
+	b.setField("tournament-deals", "2")
+	b.setField("tournament-max", "2")
+	b.setField("tournament-level", "random")
+	b.must(15*time.Second, "create the tournament", clickOn(tid("tournament-create")), waitVisible(tid("tournament-status")))
+	// Ute joins from another session (the tournament starts, full).
+	joined, err := evalAsync[int](b, `(async () => {
+	  const id = location.hash.split('/')[2];
+	  const s = await (await fetch('/api/session', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: 'ute'})})).json();
+	  const r = await fetch('/api/tournaments/' + id + '/join', {method: 'POST', headers: {'Authorization': 'Bearer ' + s.token}});
+	  return r.status;
+	})()`)
+	if err != nil || joined != 200 {
+		t.Fatalf("ute joins: %d %v", joined, err)
+	}
+	b.must(15*time.Second, "the tournament runs", chromedp.Reload(), waitVisible(tid("tournament-play-0")))
+	b.must(15*time.Second, "play deal 1", clickOn(tid("tournament-play-0")), waitVisible(tid("felt")))
+	b.playToEnd(120*time.Second, nil)
+	b.checkErrors()
+	b.must(15*time.Second, "back to the tournament", waitVisible(tid("final-tournament")), clickOn(tid("final-tournament")),
+		waitVisible(tid("tournament-replay-later-0")), waitVisible(tid("tournament-standings")))
+	links, _ := eval[int](b, `document.querySelectorAll('[data-testid=tournament-replay-0], [data-testid^=tournament-record-0-], [data-testid^=tournament-deal-record-0-]').length`)
+	if links != 0 {
+		t.Errorf("%d links to deal 1's records while ute has still to play it", links)
+	}
+	e.checkJS()
+}

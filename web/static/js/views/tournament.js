@@ -217,7 +217,10 @@ function myDeals(d) {
     h('tbody', {}, d.schedule.map((s) => {
       const c = row.deals[s.deal];
       let action = null;
-      if (c.table && c.over) action = recordLink(c, t('tournament.replay'), 'tournament-replay-' + s.deal);
+      // The server holds a deal's records, one's own too, until the deal
+      // closes: every entrant plays these cards (docs/tournaments.md).
+      if (c.table && c.over && s.closed) action = recordLink(c, t('tournament.replay'), 'tournament-replay-' + s.deal);
+      else if (c.table && c.over) action = h('span', { class: 'meta', 'data-testid': 'tournament-replay-later-' + s.deal }, t('tournament.replay_later'));
       else if (c.table) action = h('button', { class: 'btn small', type: 'button', 'data-testid': 'tournament-continue-' + s.deal, onclick: () => { app.tournaments.set(c.table, d.id); go('#/table/' + c.table); } }, t('tournament.continue'));
       else if (d.status === 'running' && !s.closed) action = h('button', { class: 'btn small', type: 'button', 'data-testid': 'tournament-play-' + s.deal, onclick: () => play(d.id, s.deal) }, t('tournament.play'));
       return h('tr', { 'data-deal': String(s.deal) },
@@ -241,7 +244,7 @@ function standings(d) {
     h('tbody', {}, [...d.standings].sort((a, b) => a.rank - b.rank).map((r) => h('tr', { 'data-testid': 'tournament-standing', 'data-player': r.player, style: app.me && r.player === app.me.player ? 'font-weight:700' : '' },
       h('td', {}, String(r.rank)), h('td', {}, r.name), h('td', { 'data-testid': 'tournament-total' }, scoreText(r.total)),
       r.deals.map((c, i) => h('td', { title: c.state === 'pending' ? '' : t('tournament.points', { points: c.points }) },
-        c.state === 'pending' ? '–' : (c.table && c.over ? recordLink(c, scoreText(c.score), `tournament-record-${i}-${r.player}`) : scoreText(c.score))))))));
+        c.state === 'pending' ? '–' : (c.table && c.over && d.schedule[i].closed ? recordLink(c, scoreText(c.score), `tournament-record-${i}-${r.player}`) : scoreText(c.score))))))));
 }
 
 // comparisons show each closed deal: the entrants by their result on it.
