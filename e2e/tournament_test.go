@@ -93,7 +93,13 @@ func TestTournamentReplayWaitsForTheDeal(t *testing.T) {
 	b.must(15*time.Second, "play deal 1", clickOn(tid("tournament-play-0")), waitVisible(tid("felt")))
 	b.playToEnd(120*time.Second, nil)
 	b.checkErrors()
-	b.must(15*time.Second, "back to the tournament", waitVisible(tid("final-tournament")), clickOn(tid("final-tournament")),
+	b.must(15*time.Second, "the final scores", waitVisible(tid("final-tournament")))
+	// The table offers no replay either: the tournament's page does, once
+	// the deal is closed.
+	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=final-replay], [data-testid=open-replay]').length`); n != 0 {
+		t.Errorf("the finished tournament table offers %d replay links", n)
+	}
+	b.must(15*time.Second, "back to the tournament", clickOn(tid("final-tournament")),
 		waitVisible(tid("tournament-replay-later-0")), waitVisible(tid("tournament-standings")))
 	links, _ := eval[int](b, `document.querySelectorAll('[data-testid=tournament-replay-0], [data-testid^=tournament-record-0-], [data-testid^=tournament-deal-record-0-]').length`)
 	if links != 0 {

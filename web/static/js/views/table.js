@@ -297,6 +297,11 @@ function turnAlert(tb, prev, st) {
   if (alertsOn()) tone(880, 0.25);
 }
 
+// isTournamentTable: a tournament deal's table (its id begins tt_). Its
+// replay is offered on the tournament's page, once the deal is closed: the
+// server holds the record until then, from its own player too.
+function isTournamentTable(id) { return typeof id === 'string' && id.startsWith('tt_'); }
+
 function alertsOn() { return localStorage.getItem('cardroom.alerts') === 'on'; }
 
 let listening = false;
@@ -384,7 +389,7 @@ function draw(tb) {
           draw(tb);
         },
       }, alertsOn() ? t('table.alerts_on') : t('table.alerts_off')),
-      st.status === 'finished' ? h('a', { class: 'btn small secondary', href: '#/replay/' + id, 'data-testid': 'open-replay' }, t('table.replay')) : null,
+      st.status === 'finished' && !isTournamentTable(id) ? h('a', { class: 'btn small secondary', href: '#/replay/' + id, 'data-testid': 'open-replay' }, t('table.replay')) : null,
       st.seat >= 0 && st.status !== 'finished' ? h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'leave', 'aria-expanded': String(!!leaving), onclick: () => { tb.ui.confirmLeave = !tb.ui.confirmLeave; draw(tb); } }, t('table.leave')) : null,
       h('a', { class: 'btn small secondary', href: '#/', 'data-testid': 'back-lobby' }, t('table.back'))));
   const leaveBox = leaving ? h('div', { class: 'offer leave-confirm', role: 'alertdialog', 'aria-labelledby': 'leave-q', 'data-testid': 'leave-confirm' },
@@ -532,11 +537,11 @@ function finalDialog(ctx, tb) {
       rematchFinal(ctx.state), // chat.js: one click offers a rematch
       ratingChange(ctx, tb, renderTable), // a rated table: before → after
       h('div', { class: 'controls' },
-        h('a', { class: 'btn', href: '#/replay/' + ctx.state.table, 'data-testid': 'final-replay' }, t('table.replay')),
+        isTournamentTable(ctx.state.table) ? null : h('a', { class: 'btn', href: '#/replay/' + ctx.state.table, 'data-testid': 'final-replay' }, t('table.replay')),
         app.tournaments.get(ctx.state.table) ? h('a', { class: 'btn secondary', href: '#/tournament/' + encodeURIComponent(app.tournaments.get(ctx.state.table)), 'data-testid': 'final-tournament' }, t('final.tournament')) : null,
         h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'final-close', onclick: close }, t('final.close')),
         h('a', { class: 'btn secondary', href: '#/', 'data-testid': 'final-lobby' }, t('table.back')))));
-  setTimeout(() => { const b = dlg.querySelector('[data-testid=final-replay]'); if (b && !dlg.contains(document.activeElement)) b.focus(); }, 0);
+  setTimeout(() => { const b = dlg.querySelector('[data-testid=final-replay], [data-testid=final-tournament], [data-testid=final-close]'); if (b && !dlg.contains(document.activeElement)) b.focus(); }, 0);
   return dlg;
 }
 
