@@ -574,11 +574,12 @@ const tournamentTablePrefix = "tt_"
 func isTournamentTable(id string) bool { return strings.HasPrefix(id, tournamentTablePrefix) }
 
 // tournamentTableID is a new id for an entrant's table of deal d of
-// tournament tid: tt_<tid>.<d>.<random>, so that the record endpoints
+// tournament tid: tt_<tid>-<d>-<random>, so that the record endpoints
 // know, from the id alone, which deal's closing to wait for
-// (dealRecordHeld). A tournament's id has no dot (randomID).
+// (dealRecordHeld). A tournament's id has no '-' (randomID's alphabet),
+// and an id stays one NATS subject token (cluster.TableOK): no dot.
 func tournamentTableID(tid string, d int) string {
-	return randomID(tournamentTablePrefix+tid+"."+strconv.Itoa(d)+".", 6)
+	return randomID(tournamentTablePrefix+tid+"-"+strconv.Itoa(d)+"-", 6)
 }
 
 // parseTournamentTable reads the tournament and deal of a table id made by
@@ -589,7 +590,7 @@ func parseTournamentTable(id string) (tid string, deal int, ok bool) {
 	if !found {
 		return "", 0, false
 	}
-	parts := strings.Split(rest, ".")
+	parts := strings.Split(rest, "-")
 	if len(parts) != 3 || parts[0] == "" || len(parts[1]) > 3 {
 		return "", 0, false
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cardroom/cluster"
 	"cardroom/protocol"
 	"cardroom/store"
 	"cardroom/table"
@@ -429,6 +430,9 @@ func TestResultTotals(t *testing.T) {
 // deal from its id (tournamentTableID); any other id holds nothing back.
 func TestParseTournamentTable(t *testing.T) {
 	made := tournamentTableID("tn_abc", 11)
+	if !cluster.TableOK(made) {
+		t.Errorf("%q is not a NATS subject token: a cluster could not route its table", made)
+	}
 	for _, c := range []struct {
 		id   string
 		tid  string
@@ -436,15 +440,15 @@ func TestParseTournamentTable(t *testing.T) {
 		ok   bool
 	}{
 		{made, "tn_abc", 11, true},
-		{"tt_tn_x.0.y", "tn_x", 0, true},
+		{"tt_tn_x-0-y", "tn_x", 0, true},
 		{"tt_oldstyle23", "", 0, false},  // before the deal was in the id
 		{"t_plain", "", 0, false},        // not a tournament table
-		{"tt_tn_x.12.y", "", 0, false},   // past tournament.MaxDeals
-		{"tt_tn_x.-1.y", "", 0, false},   // a negative deal
-		{"tt_tn_x.1.y.z", "", 0, false},  // too many parts
-		{"tt_.1.y", "", 0, false},        // no tournament
-		{"tt_tn_x.0001.y", "", 0, false}, // a deal of more than 3 digits
-		{"tt_tn_x.1e1.y", "", 0, false},  // not a decimal
+		{"tt_tn_x-12-y", "", 0, false},   // past tournament.MaxDeals
+		{"tt_tn_x--1-y", "", 0, false},   // a negative deal
+		{"tt_tn_x-1-y-z", "", 0, false},  // too many parts
+		{"tt_-1-y", "", 0, false},        // no tournament
+		{"tt_tn_x-0001-y", "", 0, false}, // a deal of more than 3 digits
+		{"tt_tn_x-1e1-y", "", 0, false},  // not a decimal
 	} {
 		tid, d, ok := parseTournamentTable(c.id)
 		if ok != c.ok || (ok && (tid != c.tid || d != c.deal)) {
