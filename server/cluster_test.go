@@ -442,3 +442,49 @@ func TestClusterStaleOwnerFenced(t *testing.T) {
 	t.Logf("node 1 after waking: fenced writes %d, leases lost %d", metricInt(t, url1, "cardroom_cluster_fenced_total"),
 		metricInt(t, url1, "cardroom_cluster_leases_lost_total"))
 }
+
+// TestClusterTournamentDeal: a tournament's deal played across two nodes
+// of a cluster. Each entrant's table is opened by the node the request
+// came to and played over a socket to the other, so its moves cross the
+// bus (a table id must be one subject token: a tournament table's id names
+// its tournament and deal). The deal's record is held from its own player
+// until the other entrant has played it too, on either node, and then
+// read from both.
+func TestClusterTournamentDeal(t *testing.T) {
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	n1 := startClusterNode(t, "n1", u, natsURL, nil)
+	n2 := startClusterNode(t, "n2", u, natsURL, nil)
+	alice, bob := newSession(t, n1.url, "alice"), newSession(t, n2.url, "bob")
+	var created protocol.Tournament
+	req := protocol.TournamentCreate{Game: "papayoo", Options: map[string]string{"players": "3"}, Deals: 1, BotLevel: "random", MaxEntrants: 2, DealMinutes: 30}
+	if code := httpJSON(t, "POST", n1.url+"/api/tournaments", alice.Token, req, &created); code != 200 {
+		t.Fatalf("create on node 1: %d", code)
+	}
+	if code := httpJSON(t, "POST", n2.url+"/api/tournaments/"+created.ID+"/join", bob.Token, nil, nil); code != 200 {
+		t.Fatalf("bob joins on node 2: %d", code)
+	}
+	play, first := playTournamentDealVia(t, n1.url, n2.url, alice, created.ID, 0, 1)
+	if first == "" {
+		t.Fatalf("alice's deal through node 2 never asked her to play")
+	}
+	for _, n := range []*testServer{n1, n2} {
+		var e protocol.ErrorBody
+		if code := httpJSON(t, "GET", n.url+"/api/records/"+play.Table, alice.Token, nil, &e); code != 409 || e.Error.Code != protocol.NotFinished {
+			t.Errorf("alice's record of the open deal from %s: %d %q, want 409 not_finished", n.url, code, e.Error.Code)
+		}
+	}
+	bobPlay, _ := playTournamentDealVia(t, n2.url, n1.url, bob, created.ID, 0, 2)
+	for _, n := range []*testServer{n1, n2} {
+		for _, p := range []struct {
+			s  session
+			id string
+		}{{alice, play.Table}, {bob, bobPlay.Table}} {
+			var rec string
+			if code := httpJSON(t, "GET", n.url+"/api/records/"+p.id, p.s.Token, nil, &rec); code != 200 || !strings.Contains(rec, "[Game \"papayoo\"]") {
+				t.Errorf("%s's record from %s once the deal closed: %d", p.s.Name, n.url, code)
+			}
+		}
+	}
+}

@@ -27,11 +27,18 @@ func tournamentServer(t *testing.T, dir string, tc TournamentConfig) *testServer
 // waited for them.
 func playTournamentDeal(t *testing.T, ts *testServer, sess session, id string, d int, seed uint64) (protocol.TournamentPlay, string) {
 	t.Helper()
+	return playTournamentDealVia(t, ts.url, ts.url, sess, id, d, seed)
+}
+
+// playTournamentDealVia is playTournamentDeal asking for the table at
+// playURL and playing it over a socket to wsURL (in a cluster, two nodes).
+func playTournamentDealVia(t *testing.T, playURL, wsURL string, sess session, id string, d int, seed uint64) (protocol.TournamentPlay, string) {
+	t.Helper()
 	var play protocol.TournamentPlay
-	if code := httpJSON(t, "POST", fmt.Sprintf("%s/api/tournaments/%s/deals/%d/play", ts.url, id, d), sess.Token, nil, &play); code != 200 {
+	if code := httpJSON(t, "POST", fmt.Sprintf("%s/api/tournaments/%s/deals/%d/play", playURL, id, d), sess.Token, nil, &play); code != 200 {
 		t.Fatalf("%s: play deal %d: %d", sess.Name, d, code)
 	}
-	c := dial(t, ts.url, sess)
+	c := dial(t, wsURL, sess)
 	defer c.close()
 	c.send(map[string]any{"type": "watch", "table": play.Table})
 	first := ""
