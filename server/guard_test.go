@@ -633,3 +633,31 @@ func TestCreationsPerIP(t *testing.T) {
 		t.Errorf("metrics do not count the 2 refused creations")
 	}
 }
+
+// TestLimiterKeepsTheLimited: when its map is full, the limiter forgets
+// the fullest buckets first, so a flood of fresh keys (addresses rotated
+// to fill it) does not free a key that is being limited (before, a map
+// of only fresh buckets was cleared whole), and the map stays bounded.
+func TestLimiterKeepsTheLimited(t *testing.T) {
+	l := newLimiter(1.0/3600, 5) // five, then one an hour
+	now := time.Unix(1_700_000_000, 0)
+	l.now = func() time.Time { return now }
+	l.maxKeys = 100
+	for i := 0; i < 5; i++ {
+		if ok, _ := l.allow("victim"); !ok {
+			t.Fatalf("request %d of the burst refused", i+1)
+		}
+	}
+	for i := 0; i < 5000; i++ {
+		now = now.Add(time.Millisecond)
+		l.allow(fmt.Sprintf("fresh %d", i))
+		if n := l.size(); n > l.maxKeys {
+			t.Fatalf("%d buckets, bound %d", n, l.maxKeys)
+		}
+		if i%250 == 0 {
+			if ok, _ := l.allow("victim"); ok {
+				t.Fatalf("after %d fresh keys the limited key is allowed again", i+1)
+			}
+		}
+	}
+}

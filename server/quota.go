@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,9 +13,11 @@ import (
 
 // limiter is a token bucket per key (a player): rate tokens a second up to
 // burst. Its map is bounded: when it reaches maxKeys, buckets that are full
-// again (idle long enough to have refilled) are forgotten, and if none is,
-// the whole map is reset — a reset can only make the limit kinder for a
-// moment, never let the map grow without bound.
+// again (idle long enough to have refilled) are forgotten, and if that
+// frees too little, the fuller half of the rest: a forgotten bucket starts
+// full again, so the ones kept are those closest to their limit (a key
+// being limited now), and a flood of fresh keys (addresses rotated to
+// fill the map) pushes out its own buckets, not a limited key's.
 type limiter struct {
 	rate, burst float64
 	mu          sync.Mutex
@@ -59,13 +62,35 @@ func (l *limiter) allow(key string) (bool, time.Duration) {
 }
 
 func (l *limiter) evict(now time.Time) {
+	level := func(b *bucket) float64 { return min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate) }
 	for k, b := range l.buckets {
-		if b.tokens+now.Sub(b.last).Seconds()*l.rate >= l.burst {
+		if level(b) >= l.burst {
 			delete(l.buckets, k)
 		}
 	}
-	if len(l.buckets) >= l.maxKeys {
-		clear(l.buckets)
+	if len(l.buckets) < l.maxKeys*3/4 {
+		return
+	}
+	levels := make([]float64, 0, len(l.buckets))
+	for _, b := range l.buckets {
+		levels = append(levels, level(b))
+	}
+	slices.Sort(levels)
+	cut := levels[len(levels)/2] // the median: forget the buckets above it
+	for k, b := range l.buckets {
+		if level(b) > cut {
+			delete(l.buckets, k)
+		}
+	}
+	// Ties at the median (every bucket as full as the next): forget
+	// buckets until half are left.
+	for k, b := range l.buckets {
+		if len(l.buckets) <= l.maxKeys/2 {
+			break
+		}
+		if level(b) >= cut {
+			delete(l.buckets, k)
+		}
 	}
 }
 
