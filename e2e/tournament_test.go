@@ -1,12 +1,26 @@
 package e2e
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 )
+
+// fillTournamentForm opens the lobby's tournament form and fills it in:
+// Papayoo, three at a table, two deals, random bots, at most max entrants.
+func (b *tab) fillTournamentForm(max int) {
+	b.e.t.Helper()
+	b.must(10*time.Second, "open the tournament form", clickOn(tid("tournament-new")), waitVisible(tid("tournament-form")))
+	b.setField("tournament-game", "papayoo")
+	b.must(5*time.Second, "the game's options", waitVisible(tid("tournament-opt-players")))
+	b.setField("tournament-opt-players", "3")
+	b.setField("tournament-deals", "2")
+	b.setField("tournament-max", strconv.Itoa(max))
+	b.setField("tournament-level", "random")
+}
 
 // TestTournamentFromLobby: a player creates a duplicate tournament from
 // the lobby's form (Papayoo, three at a table, two deals, one entrant, so
@@ -17,13 +31,7 @@ func TestTournamentFromLobby(t *testing.T) {
 	e := newEnv(t)
 	b := e.tab("tina")
 	b.login("tina")
-	b.must(10*time.Second, "open the tournament form", clickOn(tid("tournament-new")), waitVisible(tid("tournament-form")))
-	b.setField("tournament-game", "papayoo")
-	b.must(5*time.Second, "the game's options", waitVisible(tid("tournament-opt-players")))
-	b.setField("tournament-opt-players", "3")
-	b.setField("tournament-deals", "2")
-	b.setField("tournament-max", "1")
-	b.setField("tournament-level", "random")
+	b.fillTournamentForm(1)
 	b.screenshot("tournament-form")
 	b.must(15*time.Second, "create the tournament", clickOn(tid("tournament-create")), waitVisible(tid("tournament-play-0")))
 	status, _ := eval[string](b, `document.querySelector('[data-testid=tournament-status]').dataset.status`)
@@ -71,13 +79,7 @@ func TestTournamentReplayWaitsForTheDeal(t *testing.T) {
 	e := newEnv(t)
 	b := e.tab("tina")
 	b.login("tina")
-	b.must(10*time.Second, "open the tournament form", clickOn(tid("tournament-new")), waitVisible(tid("tournament-form")))
-	b.setField("tournament-game", "papayoo")
-	b.must(5*time.Second, "the game's options", waitVisible(tid("tournament-opt-players")))
-	b.setField("tournament-opt-players", "3")
-	b.setField("tournament-deals", "2")
-	b.setField("tournament-max", "2")
-	b.setField("tournament-level", "random")
+	b.fillTournamentForm(2)
 	b.must(15*time.Second, "create the tournament", clickOn(tid("tournament-create")), waitVisible(tid("tournament-status")))
 	// Ute joins from another session (the tournament starts, full).
 	joined, err := evalAsync[int](b, `(async () => {

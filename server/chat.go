@@ -89,13 +89,12 @@ func newChatHub(s *Server, cfg ChatConfig) *chatHub {
 		cfg.History = DefaultChatHistory
 	}
 	cfg.History = min(cfg.History, 10000)
+	if cfg.ReportsPerIPPerDay == 0 {
+		cfg.ReportsPerIPPerDay = DefaultReportsPerIPPerDay
+	}
 	h := &chatHub{s: s, cfg: cfg, rooms: map[string]*chatRoom{}}
 	if cfg.PerMinute > 0 {
 		h.limit = newLimiter(float64(cfg.PerMinute)/60, float64(min(cfg.Burst, 1<<20)))
-	}
-	if cfg.ReportsPerIPPerDay == 0 {
-		cfg.ReportsPerIPPerDay = DefaultReportsPerIPPerDay
-		h.cfg.ReportsPerIPPerDay = cfg.ReportsPerIPPerDay
 	}
 	if cfg.ReportsPerIPPerDay > 0 {
 		n := float64(min(cfg.ReportsPerIPPerDay, 1<<20))

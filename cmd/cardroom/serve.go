@@ -223,9 +223,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	srv, err := server.New(server.Config{
 		Cluster: clusterCfg,
 		Store:   st, Log: log, Rate: *rate, Burst: *burst,
-		MaxConnsPerIP: offIfZero(*maxConnsPerIP), SessionsPerIPPerHour: offIfZero(*sessionsPerIP),
-		CreationsPerIPPerDay: offIfZero(*creationsPerIP),
-		HTTPRate:             offIfZero(*httpRate), HTTPBurst: *httpBurst,
+		MaxConnsPerIP: offIfZero(*maxConnsPerIP), SessionsPerIPPerHour: offIfZero(*sessionsPerIP), CreationsPerIPPerDay: offIfZero(*creationsPerIP),
+		HTTPRate: offIfZero(*httpRate), HTTPBurst: *httpBurst,
 		OutQueue: *outQueue, OutQueueBytes: *outQueueBytes, WriteTimeout: *writeTimeout,
 		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables), MaxWatches: offIfZero(*maxWatches),
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
