@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"cardroom/server"
 )
 
 // fillTournamentForm opens the lobby's tournament form and fills it in:
@@ -76,20 +78,29 @@ func TestTournamentFromLobby(t *testing.T) {
 // holds a deal's records, one's own too, until every entrant has had the
 // cards (docs/tournaments.md, "Hidden information").
 func TestTournamentReplayWaitsForTheDeal(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, func(c *server.Config) {
+		// Loopback is a trusted proxy, so ute's request can say it comes
+		// from another address than tina's.
+		c.TrustedProxies, _ = server.ParseTrustedProxies("127.0.0.1/32,::1/128")
+	})
 	b := e.tab("tina")
 	b.login("tina")
 	b.fillTournamentForm(2)
 	b.must(15*time.Second, "create the tournament", clickOn(tid("tournament-create")), waitVisible(tid("tournament-status")))
-	// Ute joins from another session (the tournament starts, full).
-	joined, err := evalAsync[int](b, `(async () => {
+	// Ute joins from another session (the tournament starts, full): at
+	// tina's address she is refused (one entry per address), from her own
+	// she is entered.
+	joined, err := evalAsync[string](b, `(async () => {
 	  const id = location.hash.split('/')[2];
 	  const s = await (await fetch('/api/session', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({name: 'ute'})})).json();
-	  const r = await fetch('/api/tournaments/' + id + '/join', {method: 'POST', headers: {'Authorization': 'Bearer ' + s.token}});
-	  return r.status;
+	  const join = (h) => fetch('/api/tournaments/' + id + '/join', {method: 'POST', headers: Object.assign({'Authorization': 'Bearer ' + s.token}, h)});
+	  const here = await join({});
+	  const body = await here.json();
+	  const away = await join({'X-Forwarded-For': '203.0.113.9'});
+	  return here.status + ' ' + body.error.code + ' ' + away.status;
 	})()`)
-	if err != nil || joined != 200 {
-		t.Fatalf("ute joins: %d %v", joined, err)
+	if err != nil || joined != "409 same_address 200" {
+		t.Fatalf("ute joins at tina's address, then at her own: %q %v; want 409 same_address, then 200", joined, err)
 	}
 	b.must(15*time.Second, "the tournament runs", chromedp.Reload(), waitVisible(tid("tournament-play-0")))
 	b.must(15*time.Second, "play deal 1", clickOn(tid("tournament-play-0")), waitVisible(tid("felt")))

@@ -56,6 +56,7 @@ const (
 	// Tournaments (docs/tournaments.md; HTTP only).
 	NoTournament     Code = "no_tournament"     // no such tournament
 	TournamentClosed Code = "tournament_closed" // full, not open, or the deal not playable now
+	SameAddress      Code = "same_address"      // a tournament's entries from the caller's network address are taken
 )
 
 // codes holds every code with its HTTP status. The status of a code that a
@@ -108,6 +109,7 @@ var codes = []struct {
 	{NoPlayer, http.StatusNotFound},
 	{NoTournament, http.StatusNotFound},
 	{TournamentClosed, http.StatusConflict},
+	{SameAddress, http.StatusConflict},
 }
 
 // Codes returns every error code, in the order of docs/protocol.md.

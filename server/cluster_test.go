@@ -36,7 +36,10 @@ func startClusterNode(t testing.TB, name, u, natsURL string, seeds func() uint64
 	if err != nil {
 		t.Fatal(err)
 	}
-	return startServerCfg(t, t.TempDir(), Config{Store: st, Rate: 10000, Burst: 10000, Seeds: seeds,
+	// Loopback is a trusted proxy, so a test can stand for players at other
+	// addresses (httpJSONFrom).
+	loopback, _ := ParseTrustedProxies("127.0.0.1/32,::1/128")
+	return startServerCfg(t, t.TempDir(), Config{Store: st, Rate: 10000, Burst: 10000, Seeds: seeds, TrustedProxies: loopback,
 		Cluster: &ClusterConfig{NATS: natsURL, Node: name, LeaseTTL: 2 * time.Second, Heartbeat: 200 * time.Millisecond}})
 }
 
@@ -462,7 +465,14 @@ func TestClusterTournamentDeal(t *testing.T) {
 	if code := httpJSON(t, "POST", n1.url+"/api/tournaments", alice.Token, req, &created); code != 200 {
 		t.Fatalf("create on node 1: %d", code)
 	}
-	if code := httpJSON(t, "POST", n2.url+"/api/tournaments/"+created.ID+"/join", bob.Token, nil, nil); code != 200 {
+	// One entry per address holds across the nodes (the store counts the
+	// origins in the transaction that inserts): bob, at alice's address,
+	// is refused on node 2; from another address he is entered.
+	var refused protocol.ErrorBody
+	if code := httpJSON(t, "POST", n2.url+"/api/tournaments/"+created.ID+"/join", bob.Token, nil, &refused); code != 409 || refused.Error.Code != protocol.SameAddress {
+		t.Fatalf("bob joins on node 2 from alice's address: %d %q, want 409 same_address", code, refused.Error.Code)
+	}
+	if code := httpJSONFrom(t, "192.0.2.7", "POST", n2.url+"/api/tournaments/"+created.ID+"/join", bob.Token, nil, nil); code != 200 {
 		t.Fatalf("bob joins on node 2: %d", code)
 	}
 	play, first := playTournamentDealVia(t, n1.url, n2.url, alice, created.ID, 0, 1)

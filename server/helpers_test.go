@@ -108,6 +108,14 @@ func (ts *testServer) stop() {
 
 func httpJSON(t *testing.T, method, url, token string, body any, out any) int {
 	t.Helper()
+	return httpJSONFrom(t, "", method, url, token, body, out)
+}
+
+// httpJSONFrom is httpJSON from client address from (sent as
+// X-Forwarded-For, believed by a server that trusts loopback proxies; ""
+// sends none).
+func httpJSONFrom(t *testing.T, from, method, url, token string, body any, out any) int {
+	t.Helper()
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
@@ -119,6 +127,9 @@ func httpJSON(t *testing.T, method, url, token string, body any, out any) int {
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if from != "" {
+		req.Header.Set("X-Forwarded-For", from)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

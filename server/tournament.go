@@ -49,6 +49,14 @@ type TournamentConfig struct {
 	// FillTTL is how long a tournament that starts when full waits for its
 	// entrants before it is cancelled (-tournament-fill-ttl; default 24 h).
 	FillTTL time.Duration
+	// PerAddress bounds a tournament's entrants from one network address
+	// (the per-address limits' key: an IPv4 address, an IPv6 /64)
+	// (-tournament-entries-per-ip; default 1, negative: no bound). Every
+	// entrant plays the same cards, so one person with a second entry
+	// (another guest session is cheap) would play each deal a second time
+	// knowing every hand and how the bots answer. A room whose players
+	// share an address (a club, a school behind one NAT) raises it.
+	PerAddress int
 }
 
 // tournamentListed bounds the finished tournaments GET /api/tournaments
@@ -63,13 +71,15 @@ const (
 // a lock that makes the start of a deal (reserve, then open the table)
 // one step per node.
 type tournaments struct {
-	cfg        TournamentConfig
-	mu         sync.Mutex
-	created    atomic.Int64
-	entries    atomic.Int64
-	deals      atomic.Int64
-	refused    atomic.Int64
-	unfinished atomic.Int64 // as of the last listing
+	cfg     TournamentConfig
+	mu      sync.Mutex
+	created atomic.Int64
+	entries atomic.Int64
+	deals   atomic.Int64
+	refused atomic.Int64
+	// sameAddress counts entries refused by PerAddress.
+	sameAddress atomic.Int64
+	unfinished  atomic.Int64 // as of the last listing
 
 	listMu   sync.Mutex // the cached answer of GET /api/tournaments
 	listAt   time.Time
@@ -90,6 +100,9 @@ func newTournaments(cfg TournamentConfig) *tournaments {
 	if cfg.FillTTL <= 0 {
 		cfg.FillTTL = 24 * time.Hour
 	}
+	if cfg.PerAddress == 0 {
+		cfg.PerAddress = 1
+	}
 	return &tournaments{cfg: cfg}
 }
 
@@ -109,6 +122,7 @@ func (s *Server) tournamentMetrics(metric func(name, typ, help string, v any)) {
 	metric("cardroom_tournament_entries_total", "counter", "Players who joined a tournament.", tr.entries.Load())
 	metric("cardroom_tournament_deals_total", "counter", "Tournament deals started (one table each).", tr.deals.Load())
 	metric("cardroom_tournament_refusals_total", "counter", "Tournaments, entries and deals refused by a bound.", tr.refused.Load())
+	metric("cardroom_tournament_same_address_total", "counter", "Tournament entries refused because the tournament had its entries from that address (-tournament-entries-per-ip).", tr.sameAddress.Load())
 }
 
 // tournamentStore is the store's Tournaments; without one the endpoints
@@ -172,7 +186,7 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request, 
 	if !s.guard.allowCreation(w, r, "accounts and tournaments") {
 		return
 	}
-	t, err := s.createTournament(r.Context(), ts, sess, req)
+	t, err := s.createTournament(r.Context(), ts, sess, req, addrKey(s.guard.clientAddr(r)))
 	if err != nil {
 		s.guard.refundCreation(r)
 		writeTableErr(w, err)
@@ -182,8 +196,8 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request, 
 }
 
 // createTournament range-checks a request, applies the bounds, stores the
-// tournament and enters its creator.
-func (s *Server) createTournament(ctx context.Context, ts store.Tournaments, sess store.Session, req protocol.TournamentCreate) (store.Tournament, error) {
+// tournament and enters its creator, from address addr (addrKey).
+func (s *Server) createTournament(ctx context.Context, ts store.Tournaments, sess store.Session, req protocol.TournamentCreate, addr string) (store.Tournament, error) {
 	now := time.Now().UTC()
 	if req.DealMinutes == 0 {
 		req.DealMinutes = tournament.DefaultDealMin
@@ -245,7 +259,7 @@ func (s *Server) createTournament(ctx context.Context, ts store.Tournaments, ses
 	s.tour.forgetList()
 	s.tour.unfinished.Store(int64(len(open) + 1))
 	s.log.Info("tournament created", "tournament", t.ID, "game", t.Game, "deals", t.Deals, "owner", sess.Player)
-	return s.joinTournament(ctx, ts, t, sess)
+	return s.joinTournament(ctx, ts, t, sess, addr)
 }
 
 // storeRefusal answers a failed write: the store's refusal for a bound
@@ -442,7 +456,7 @@ func (s *Server) handleJoinTournament(w http.ResponseWriter, r *http.Request, se
 	if !ok {
 		return
 	}
-	t, err := s.joinTournament(r.Context(), ts, t, sess)
+	t, err := s.joinTournament(r.Context(), ts, t, sess, addrKey(s.guard.clientAddr(r)))
 	if err != nil {
 		writeTableErr(w, err)
 		return
@@ -450,15 +464,20 @@ func (s *Server) handleJoinTournament(w http.ResponseWriter, r *http.Request, se
 	s.writeTournament(w, r, ts, t, sess.Player)
 }
 
-// joinTournament enters a player (once: a second time changes nothing),
-// starting a tournament that is then full and starts when full.
-func (s *Server) joinTournament(ctx context.Context, ts store.Tournaments, t store.Tournament, sess store.Session) (store.Tournament, error) {
+// joinTournament enters a player from address addr (addrKey) (once: a
+// second time changes nothing), starting a tournament that is then full
+// and starts when full.
+func (s *Server) joinTournament(ctx context.Context, ts store.Tournaments, t store.Tournament, sess store.Session, addr string) (store.Tournament, error) {
 	if slices.ContainsFunc(t.Entrants, func(e store.Entrant) bool { return e.Player == sess.Player }) {
 		return t, nil
 	}
 	s.advance(ctx, ts, &t, nil) // a start time may have passed
-	e := store.Entrant{Player: sess.Player, Name: sess.Name, Joined: time.Now().UTC().Truncate(time.Millisecond)}
-	if _, err := ts.JoinTournament(ctx, t.ID, e); err != nil {
+	e := store.Entrant{Player: sess.Player, Name: sess.Name, Joined: time.Now().UTC().Truncate(time.Millisecond), Origin: entryOrigin(t.ID, addr)}
+	if _, err := ts.JoinTournament(ctx, t.ID, e, max(s.tour.cfg.PerAddress, 0)); errors.Is(err, store.ErrSameOrigin) {
+		s.tour.sameAddress.Add(1)
+		return store.Tournament{}, tErr(protocol.SameAddress,
+			"this tournament has an entrant from your network address already: every entrant plays the same cards, so an address enters once")
+	} else if err != nil {
 		return store.Tournament{}, s.storeRefusal(err, store.ErrTournamentFull, tErr(protocol.TournamentClosed, "the tournament is full or has started"), "the entry")
 	}
 	s.tour.entries.Add(1)
@@ -469,6 +488,18 @@ func (s *Server) joinTournament(ctx context.Context, ts store.Tournaments, t sto
 	}
 	s.advance(ctx, ts, &t, nil) // full now?
 	return t, nil
+}
+
+// entryOrigin is the Entrant.Origin of an entry from address addr: a
+// digest salted with the tournament's id, so the store holds no address
+// and one tournament's origins cannot be matched with another's. "" (no
+// address known) is none.
+func entryOrigin(tournamentID, addr string) string {
+	if addr == "" {
+		return ""
+	}
+	h := sha256.Sum256([]byte("cardroom tournament entry\x00" + tournamentID + "\x00" + addr))
+	return fmt.Sprintf("%x", h[:16])
 }
 
 // handlePlayDeal gives an entrant their table for a deal, made on the

@@ -16,9 +16,95 @@ import (
 	"cardroom/tournament"
 )
 
-// tournamentServer is a room whose bots move at once.
+// tournamentServer is a room whose bots move at once. Every test player
+// is at the loopback address, so its tournaments take any number of
+// entries from one address unless tc says otherwise
+// (TestTournamentOneEntryPerAddress tests that bound); loopback is a
+// trusted proxy, so a test can stand for other addresses (httpJSONFrom).
 func tournamentServer(t *testing.T, dir string, tc TournamentConfig) *testServer {
-	return startServerCfg(t, dir, Config{Rate: 10000, Burst: 10000, Table: table.Config{BotDelay: time.Millisecond}, Tournaments: tc})
+	if tc.PerAddress == 0 {
+		tc.PerAddress = -1
+	}
+	loopback, _ := ParseTrustedProxies("127.0.0.1/32,::1/128")
+	return startServerCfg(t, dir, Config{Rate: 10000, Burst: 10000, Table: table.Config{BotDelay: time.Millisecond}, Tournaments: tc, TrustedProxies: loopback})
+}
+
+// TestTournamentOneEntryPerAddress: a tournament takes as many entrants
+// from one address (an IPv4 address, an IPv6 /64) as
+// -tournament-entries-per-ip (default 1; every entrant plays the same
+// cards, so a second entry would play each deal knowing it), refuses the
+// next with 409 same_address and counts it; an entrant joining again is
+// no new entry; the tournament's page names no origin.
+func TestTournamentOneEntryPerAddress(t *testing.T) {
+	needGame(t, "papayoo")
+	if n := newTournaments(TournamentConfig{}).cfg.PerAddress; n != 1 {
+		t.Fatalf("the default entries per address: %d, want 1", n)
+	}
+	type join struct {
+		who, from string
+		code      protocol.Code // "": entered
+	}
+	for _, tc := range []struct {
+		name       string
+		perAddress int
+		joins      []join
+	}{
+		{"one (the default)", 1, []join{
+			{"bob", "198.51.100.1", protocol.SameAddress}, // alice's address
+			{"bob", "198.51.100.2", ""},
+			{"alice", "198.51.100.1", ""}, // again: no new entry
+			{"carol", "2001:db8:1:2::5", ""},
+			{"dave", "2001:db8:1:2::9", protocol.SameAddress}, // carol's /64
+			{"dave", "2001:db8:1:3::9", ""},
+		}},
+		{"two", 2, []join{
+			{"bob", "198.51.100.1", ""},
+			{"carol", "198.51.100.1", protocol.SameAddress},
+			{"carol", "198.51.100.3", ""},
+		}},
+		{"no bound", -1, []join{{"bob", "198.51.100.1", ""}, {"carol", "198.51.100.1", ""}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := tournamentServer(t, t.TempDir(), TournamentConfig{PerAddress: tc.perAddress})
+			sess := map[string]session{}
+			for _, n := range []string{"alice", "bob", "carol", "dave"} {
+				sess[n] = newSession(t, ts.url, n)
+			}
+			var created protocol.Tournament
+			req := protocol.TournamentCreate{Game: "papayoo", Options: map[string]string{"players": "3"}, Deals: 1, MaxEntrants: 8, DealMinutes: 30}
+			if code := httpJSONFrom(t, "198.51.100.1", "POST", ts.url+"/api/tournaments", sess["alice"].Token, req, &created); code != 200 {
+				t.Fatalf("create: %d", code)
+			}
+			entrants, refused := 1, 0
+			for _, j := range tc.joins {
+				var body string
+				code := httpJSONFrom(t, j.from, "POST", ts.url+"/api/tournaments/"+created.ID+"/join", sess[j.who].Token, nil, &body)
+				var e protocol.ErrorBody
+				json.Unmarshal([]byte(body), &e)
+				if code != j.code.HTTPStatus() && !(j.code == "" && code == 200) || e.Error.Code != j.code {
+					t.Fatalf("%s joins from %s: %d %s, want %q", j.who, j.from, code, body, j.code)
+				}
+				if j.code == "" && j.who != "alice" {
+					entrants++
+				}
+				if j.code != "" {
+					refused++
+				}
+			}
+			got := getTournament(t, ts, "", created.ID)
+			if got.Entrants != entrants {
+				t.Errorf("%d entrants, want %d", got.Entrants, entrants)
+			}
+			if n := metricInt(t, ts.url, "cardroom_tournament_same_address_total"); n != refused {
+				t.Errorf("cardroom_tournament_same_address_total = %d, want %d", n, refused)
+			}
+			var page string
+			httpJSON(t, "GET", ts.url+"/api/tournaments/"+created.ID, sess["alice"].Token, nil, &page)
+			if o := entryOrigin(created.ID, "198.51.100.1"); strings.Contains(page, o) || strings.Contains(page, "198.51.100") {
+				t.Errorf("the tournament's page names an origin or an address: %s", page)
+			}
+		})
+	}
 }
 
 // playTournamentDeal asks for the player's table of deal d, plays it
@@ -388,7 +474,7 @@ func TestTournamentAdvance(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range tc.entrants {
-			st.JoinTournament(ctx, tn.ID, store.Entrant{Player: fmt.Sprint("p", i), Joined: tn.Created})
+			st.JoinTournament(ctx, tn.ID, store.Entrant{Player: fmt.Sprint("p", i), Joined: tn.Created}, 0)
 		}
 		got, _ := st.Tournament(ctx, tn.ID)
 		s.advance(ctx, st, &got, nil)

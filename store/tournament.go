@@ -19,6 +19,10 @@ var ErrTournamentLimit = errors.New("tournament limit reached")
 // entrants or is no longer open.
 var ErrTournamentFull = errors.New("the tournament is full or no longer open")
 
+// ErrSameOrigin refuses an entrant of a tournament that has as many
+// entrants from the same origin (Entrant.Origin) as its bound.
+var ErrSameOrigin = errors.New("the tournament has its entries from this origin")
+
 // Tournament is a duplicate tournament's settings and state
 // (docs/tournaments.md); its entrants are in join order.
 type Tournament struct {
@@ -44,6 +48,11 @@ type Entrant struct {
 	Player string
 	Name   string
 	Joined time.Time
+	// Origin is an opaque digest of where the entry came from (the server
+	// salts the entrant's address with the tournament's id), kept only
+	// while the tournament is open and never sent to a client; "" is none,
+	// and counts against no bound.
+	Origin string
 }
 
 // TournamentGame is one entrant's table for one deal, and once the table's
@@ -76,11 +85,15 @@ type Tournaments interface {
 	// JoinTournament adds an entrant to an open tournament that has fewer
 	// than its MaxEntrants and returns their number of entrants after it;
 	// a player already in it changes nothing (and gets the count). Full or
-	// not open: ErrTournamentFull.
-	JoinTournament(ctx context.Context, id string, e Entrant) (int, error)
+	// not open: ErrTournamentFull. With maxPerOrigin > 0, an entrant whose
+	// Origin is set and already held by maxPerOrigin entrants is refused
+	// with ErrSameOrigin (every entrant plays the same cards, so one person
+	// with two entries would play each deal knowing it).
+	JoinTournament(ctx context.Context, id string, e Entrant, maxPerOrigin int) (int, error)
 	// SetTournamentStatus changes a tournament's status and start time,
 	// only from status from (a status moves one way: open, running,
-	// finished); it reports whether it changed anything.
+	// finished); it reports whether it changed anything. Leaving "open"
+	// forgets the entrants' origins (Entrant.Origin): no entry can follow.
 	SetTournamentStatus(ctx context.Context, id, from, to string, started time.Time) (bool, error)
 	// AddTournamentGame records an entrant's table for a deal;
 	// ErrConflict if the entrant has one for that deal already.
@@ -196,7 +209,7 @@ func sortTournaments(ts []Tournament) {
 }
 
 // JoinTournament implements Tournaments.
-func (m *Memory) JoinTournament(_ context.Context, id string, e Entrant) (int, error) {
+func (m *Memory) JoinTournament(_ context.Context, id string, e Entrant, maxPerOrigin int) (int, error) {
 	s := m.tournaments()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -211,6 +224,17 @@ func (m *Memory) JoinTournament(_ context.Context, id string, e Entrant) (int, e
 	}
 	if t.Status != tournament.Open || len(t.Entrants) >= t.MaxEntrants {
 		return 0, ErrTournamentFull
+	}
+	if maxPerOrigin > 0 && e.Origin != "" {
+		same := 0
+		for _, o := range t.Entrants {
+			if o.Origin == e.Origin {
+				same++
+			}
+		}
+		if same >= maxPerOrigin {
+			return 0, ErrSameOrigin
+		}
 	}
 	t.Entrants = append(t.Entrants, e)
 	return len(t.Entrants), nil
@@ -229,6 +253,11 @@ func (m *Memory) SetTournamentStatus(_ context.Context, id, from, to string, sta
 		return false, nil
 	}
 	t.Status, t.Started = to, started
+	if to != tournament.Open {
+		for i := range t.Entrants {
+			t.Entrants[i].Origin = ""
+		}
+	}
 	return true, nil
 }
 

@@ -38,11 +38,11 @@ func (s *SQLite) TournamentList(ctx context.Context, unfinished bool, limit int)
 }
 
 // JoinTournament implements Tournaments.
-func (s *SQLite) JoinTournament(ctx context.Context, id string, e Entrant) (int, error) {
+func (s *SQLite) JoinTournament(ctx context.Context, id string, e Entrant, maxPerOrigin int) (int, error) {
 	if err := s.writable(); err != nil {
 		return 0, err
 	}
-	return s.sq().joinTournament(ctx, id, e)
+	return s.sq().joinTournament(ctx, id, e, maxPerOrigin)
 }
 
 // SetTournamentStatus implements Tournaments.
@@ -83,8 +83,8 @@ func (p *Postgres) Tournament(ctx context.Context, id string) (Tournament, error
 func (p *Postgres) TournamentList(ctx context.Context, unfinished bool, limit int) ([]Tournament, error) {
 	return p.sql.tournamentList(ctx, unfinished, limit)
 }
-func (p *Postgres) JoinTournament(ctx context.Context, id string, e Entrant) (int, error) {
-	return p.sql.joinTournament(ctx, id, e)
+func (p *Postgres) JoinTournament(ctx context.Context, id string, e Entrant, maxPerOrigin int) (int, error) {
+	return p.sql.joinTournament(ctx, id, e, maxPerOrigin)
 }
 func (p *Postgres) SetTournamentStatus(ctx context.Context, id, from, to string, started time.Time) (bool, error) {
 	return p.sql.setTournamentStatus(ctx, id, from, to, started)
@@ -204,10 +204,10 @@ func (s sqlStore) entrantsOf(ctx context.Context, ts []Tournament) error {
 		es, err := queryAll(ctx, s.r, func(r *sql.Rows) (Entrant, error) {
 			var e Entrant
 			var j int64
-			err := r.Scan(&e.Player, &e.Name, &j)
+			err := r.Scan(&e.Player, &e.Name, &j, &e.Origin)
 			e.Joined = time.UnixMilli(j).UTC()
 			return e, err
-		}, `SELECT player, name, joined FROM tournament_entrants WHERE tournament = $1 ORDER BY n`, ts[i].ID)
+		}, `SELECT player, name, joined, origin FROM tournament_entrants WHERE tournament = $1 ORDER BY n`, ts[i].ID)
 		if err != nil {
 			return err
 		}
@@ -216,7 +216,7 @@ func (s sqlStore) entrantsOf(ctx context.Context, ts []Tournament) error {
 	return nil
 }
 
-func (s sqlStore) joinTournament(ctx context.Context, id string, e Entrant) (int, error) {
+func (s sqlStore) joinTournament(ctx context.Context, id string, e Entrant, maxPerOrigin int) (int, error) {
 	tx, err := s.begin(ctx, true)
 	if err != nil {
 		return 0, err
@@ -231,9 +231,10 @@ func (s sqlStore) joinTournament(ctx context.Context, id string, e Entrant) (int
 	if err != nil {
 		return 0, err
 	}
-	var n, in int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(CASE WHEN player = $1 THEN 1 ELSE 0 END), 0)
-		FROM tournament_entrants WHERE tournament = $2`, e.Player, id).Scan(&n, &in); err != nil {
+	var n, in, same int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(CASE WHEN player = $1 THEN 1 ELSE 0 END), 0),
+		coalesce(sum(CASE WHEN origin = $2 AND origin <> '' THEN 1 ELSE 0 END), 0)
+		FROM tournament_entrants WHERE tournament = $3`, e.Player, e.Origin, id).Scan(&n, &in, &same); err != nil {
 		return 0, err
 	}
 	if in > 0 {
@@ -242,26 +243,43 @@ func (s sqlStore) joinTournament(ctx context.Context, id string, e Entrant) (int
 	if status != "open" || n >= maxN {
 		return 0, ErrTournamentFull
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO tournament_entrants(tournament, player, name, n, joined) VALUES ($1, $2, $3, $4, $5)`,
-		id, e.Player, e.Name, n, e.Joined.UnixMilli()); err != nil {
+	if maxPerOrigin > 0 && e.Origin != "" && same >= maxPerOrigin {
+		return 0, ErrSameOrigin
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO tournament_entrants(tournament, player, name, n, joined, origin) VALUES ($1, $2, $3, $4, $5, $6)`,
+		id, e.Player, e.Name, n, e.Joined.UnixMilli(), e.Origin); err != nil {
 		return 0, err
 	}
 	return n + 1, tx.Commit()
 }
 
 func (s sqlStore) setTournamentStatus(ctx context.Context, id, from, to string, started time.Time) (bool, error) {
-	res, err := s.w.ExecContext(ctx, `UPDATE tournaments SET status = $1, started = $2 WHERE id = $3 AND status = $4`, to, ms(started), id, from)
+	tx, err := s.begin(ctx, true)
+	if err != nil {
+		return false, err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE tournaments SET status = $1, started = $2 WHERE id = $3 AND status = $4`, to, ms(started), id, from)
 	if err != nil {
 		return false, err
 	}
 	n, err := res.RowsAffected()
-	if err == nil && n == 0 {
+	if err == nil && n > 0 && to != "open" {
+		_, err = tx.ExecContext(ctx, `UPDATE tournament_entrants SET origin = '' WHERE tournament = $1`, id)
+	}
+	if err == nil {
+		err = tx.Commit()
+	}
+	if err != nil {
+		return false, err
+	}
+	if n == 0 {
 		var one int
 		if e := s.r.QueryRowContext(ctx, `SELECT 1 FROM tournaments WHERE id = $1`, id).Scan(&one); errors.Is(e, sql.ErrNoRows) {
 			return false, ErrNotFound
 		}
 	}
-	return n > 0, err
+	return n > 0, nil
 }
 
 func (s sqlStore) addTournamentGame(ctx context.Context, g TournamentGame) error {

@@ -92,12 +92,13 @@ func testTournaments(t *testing.T, st Tournaments) {
 	}{
 		{"p1", 1, nil}, {"p1", 1, nil}, {"p2", 2, nil}, {"p3", 0, ErrTournamentFull},
 	} {
-		n, err := st.JoinTournament(ctx, "tn_a", Entrant{Player: tc.player, Name: tc.player + "-name", Joined: at.Add(time.Duration(i) * time.Second)})
+		// No origin ("") counts against no bound, even a bound of 1.
+		n, err := st.JoinTournament(ctx, "tn_a", Entrant{Player: tc.player, Name: tc.player + "-name", Joined: at.Add(time.Duration(i) * time.Second)}, 1)
 		if n != tc.n || !errors.Is(err, tc.err) {
 			t.Errorf("join %s: %d %v, want %d %v", tc.player, n, err, tc.n, tc.err)
 		}
 	}
-	if _, err := st.JoinTournament(ctx, "tn_none", Entrant{Player: "p1"}); !errors.Is(err, ErrNotFound) {
+	if _, err := st.JoinTournament(ctx, "tn_none", Entrant{Player: "p1"}, 0); !errors.Is(err, ErrNotFound) {
 		t.Errorf("join of no tournament: %v", err)
 	}
 	started := at.Add(time.Hour)
@@ -110,11 +111,29 @@ func testTournaments(t *testing.T, st Tournaments) {
 	if _, err := st.SetTournamentStatus(ctx, "tn_none", tournament.Open, tournament.Running, started); !errors.Is(err, ErrNotFound) {
 		t.Errorf("status of no tournament: %v", err)
 	}
-	if _, err := st.JoinTournament(ctx, "tn_b", Entrant{Player: "p9", Joined: at}); err != nil {
-		t.Fatal(err)
+	// Entries from one origin, up to the bound given (the server's
+	// -tournament-entries-per-ip): a second one is refused at 1, taken at 2.
+	for _, tc := range []struct {
+		player       string
+		maxPerOrigin int
+		n            int
+		err          error
+	}{
+		{"p9", 1, 1, nil}, {"p10", 1, 0, ErrSameOrigin}, {"p9", 1, 1, nil}, {"p10", 2, 2, nil},
+	} {
+		n, err := st.JoinTournament(ctx, "tn_b", Entrant{Player: tc.player, Joined: at, Origin: "o1"}, tc.maxPerOrigin)
+		if n != tc.n || !errors.Is(err, tc.err) {
+			t.Errorf("join %s from o1 (at most %d): %d %v, want %d %v", tc.player, tc.maxPerOrigin, n, err, tc.n, tc.err)
+		}
+	}
+	if got, err := st.Tournament(ctx, "tn_b"); err != nil || len(got.Entrants) != 2 || got.Entrants[0].Origin != "o1" || got.Entrants[1].Origin != "o1" {
+		t.Errorf("tn_b's entrants %+v %v; want p9 and p10 from o1", got.Entrants, err)
 	}
 	st.SetTournamentStatus(ctx, "tn_b", tournament.Open, tournament.Running, started)
-	if _, err := st.JoinTournament(ctx, "tn_b", Entrant{Player: "p8", Joined: at}); !errors.Is(err, ErrTournamentFull) {
+	if got, err := st.Tournament(ctx, "tn_b"); err != nil || len(got.Entrants) != 2 || got.Entrants[0].Origin != "" || got.Entrants[1].Origin != "" {
+		t.Errorf("tn_b's entrants once running: %+v %v; want their origins forgotten", got.Entrants, err)
+	}
+	if _, err := st.JoinTournament(ctx, "tn_b", Entrant{Player: "p8", Joined: at}, 0); !errors.Is(err, ErrTournamentFull) {
 		t.Errorf("join of a running tournament: %v, want ErrTournamentFull", err)
 	}
 	got, err := st.Tournament(ctx, "tn_a")

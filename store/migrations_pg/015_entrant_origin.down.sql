@@ -1,0 +1,1 @@
+ALTER TABLE tournament_entrants DROP COLUMN origin;
