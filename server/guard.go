@@ -65,8 +65,8 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 type guard struct {
 	maxConns  int // 0: unlimited
 	api       *limiter
-	sessions  *limiter
-	creations *limiter
+	sessions  *addrLimiter
+	creations *addrLimiter
 	// trusted are the reverse proxies whose X-Forwarded-For is believed
 	// (Config.TrustedProxies); empty: none, the peer is the client.
 	trusted []netip.Prefix
@@ -120,11 +120,11 @@ func newGuard(c Config) *guard {
 	}
 	if c.SessionsPerIPPerHour > 0 {
 		n := float64(c.SessionsPerIPPerHour)
-		g.sessions = newLimiter(n/3600, n)
+		g.sessions = newAddrLimiter(n/3600, n)
 	}
 	if c.CreationsPerIPPerDay > 0 {
 		n := float64(c.CreationsPerIPPerDay)
-		g.creations = newLimiter(n/86400, n)
+		g.creations = newAddrLimiter(n/86400, n)
 	}
 	return g
 }
@@ -165,6 +165,58 @@ func addrKey(remote string) string {
 		return p.String()
 	}
 	return a.String()
+}
+
+// netShare is how many addresses' quota the wider network of an IPv6
+// address (its /48) gets in the per-address quotas of lasting things
+// (addrLimiter).
+const netShare = 16
+
+// netKey is the key of a client address's wider network: the /48 of an
+// IPv6 address, "" for IPv4 and anything else (a /24 of IPv4 holds many
+// unrelated people; an IPv4 address is scarce enough to key alone).
+func netKey(remote string) string {
+	a, ok := parseHostAddr(remote)
+	if !ok || !a.Is6() {
+		return ""
+	}
+	p, _ := a.Prefix(48)
+	return p.String()
+}
+
+// addrLimiter is a quota per client address (addrKey: an IPv4 address or
+// an IPv6 /64) with, for IPv6, a second bucket per /48 of netShare times
+// the quota. A /48 is 65,536 /64s and anyone can have one (tunnel brokers
+// give them away), so without the wider bucket its holder would have
+// 65,536 fresh quotas of sessions, accounts and tournaments; with it, 16.
+type addrLimiter struct{ addr, net *limiter }
+
+func newAddrLimiter(rate, burst float64) *addrLimiter {
+	return &addrLimiter{addr: newLimiter(rate, burst), net: newLimiter(rate*netShare, burst*netShare)}
+}
+
+// allow takes one token from remote's address and, for IPv6, from its
+// /48, or none when either has none (then how long until the next).
+func (l *addrLimiter) allow(remote string) (bool, time.Duration) {
+	nk := netKey(remote)
+	if nk != "" {
+		if ok, retry := l.net.allow(nk); !ok {
+			return false, retry
+		}
+	}
+	ok, retry := l.addr.allow(addrKey(remote))
+	if !ok && nk != "" {
+		l.net.refund(nk)
+	}
+	return ok, retry
+}
+
+// refund gives back a token allow took.
+func (l *addrLimiter) refund(remote string) {
+	l.addr.refund(addrKey(remote))
+	if nk := netKey(remote); nk != "" {
+		l.net.refund(nk)
+	}
 }
 
 // parseHostAddr reads an address with or without a port ("1.2.3.4",
@@ -395,7 +447,7 @@ func (g *guard) allowSession(w http.ResponseWriter, r *http.Request) bool {
 	if g.sessions == nil {
 		return true
 	}
-	ok, retry := g.sessions.allow(addrKey(g.clientAddr(r)))
+	ok, retry := g.sessions.allow(g.clientAddr(r))
 	if !ok {
 		g.rateLimited(w, r, retry, "too many new sessions from your address: keep your session token, or try again later")
 	}
@@ -410,7 +462,7 @@ func (g *guard) allowCreation(w http.ResponseWriter, r *http.Request, what strin
 	if g.creations == nil {
 		return true
 	}
-	ok, retry := g.creations.allow(addrKey(g.clientAddr(r)))
+	ok, retry := g.creations.allow(g.clientAddr(r))
 	if !ok {
 		g.creationsLimited.Add(1)
 		g.rateLimited(w, r, retry, "too many "+what+" from your address today: try again later")
@@ -420,7 +472,7 @@ func (g *guard) allowCreation(w http.ResponseWriter, r *http.Request, what strin
 
 func (g *guard) refundCreation(r *http.Request) {
 	if g.creations != nil {
-		g.creations.refund(addrKey(g.clientAddr(r)))
+		g.creations.refund(g.clientAddr(r))
 	}
 }
 

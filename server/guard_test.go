@@ -393,6 +393,44 @@ func TestSessionQuota(t *testing.T) {
 	}
 }
 
+// TestIPv6NetQuota: the per-address quotas of lasting things (here guest
+// sessions) key IPv6 by /64, and a whole /48 gets netShare (16) times the
+// quota, so rotating through the /64s of a /48 buys 16 quotas, not 65,536;
+// a request its /64 refuses costs the /48 nothing; IPv4 has no wider
+// bucket (a /24 is many unrelated people).
+func TestIPv6NetQuota(t *testing.T) {
+	s := memServer(t, Config{SessionsPerIPPerHour: 2, HTTPRate: -1})
+	session := func(from string) int { return do(s, "POST", "/api/session", from, "", `{"name":"guest"}`).Code }
+	accepted := func(from []string) (n int) {
+		for _, a := range from {
+			if session(a) == 200 {
+				n++
+			}
+		}
+		return n
+	}
+	var first, rest, v4 []string
+	for range 5 {
+		first = append(first, "[2001:db8:aa:1::1]:4000")
+	}
+	for i := 2; i <= 40; i++ {
+		rest = append(rest, fmt.Sprintf("[2001:db8:aa:%x::%x]:4000", i, i), fmt.Sprintf("[2001:db8:aa:%x::%x]:4000", i, i+1))
+		v4 = append(v4, fmt.Sprintf("203.0.113.%d:4000", i), fmt.Sprintf("203.0.113.%d:4001", i))
+	}
+	if n := accepted(first); n != 2 {
+		t.Errorf("one /64: %d sessions of 5, want its quota, 2", n)
+	}
+	if n := accepted(rest); n != 2*netShare-2 {
+		t.Errorf("39 more /64s of the /48: %d sessions, want %d (the /48's %d less the first /64's 2)", n, 2*netShare-2, 2*netShare)
+	}
+	if c := session("[2001:db8:bb::1]:4000"); c != 200 {
+		t.Errorf("another /48: %d, want 200", c)
+	}
+	if n := accepted(v4); n != len(v4) {
+		t.Errorf("39 IPv4 addresses of one /24, 2 each: %d of %d accepted", n, len(v4))
+	}
+}
+
 // TestHardeningHeaders: every answer carries the browser hardening
 // headers, directories other than / are not listed, files are served.
 func TestHardeningHeaders(t *testing.T) {
