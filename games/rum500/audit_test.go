@@ -859,7 +859,7 @@ func TestAuditNotation(t *testing.T) {
 		{"take 8h meld 8d 8s 8h", "take 8H meld 8S 8H 8D"},
 		{"take AS meld AS KS QS", "take AS meld QS KS AS"},
 		{"take 7D layoff 2", "take 7D layoff 2"},
-		{"take AS layoff 1 LOW", "take AS layoff 1 low"},
+		{"take AS layoff 1 low", "take AS layoff 1 low"},
 		{"take 4C", "take 4C"},
 		{"layoff 9D 3", "layoff 9D 3"},
 		{"layoff AS 3 high", "layoff AS 3 high"},
@@ -902,6 +902,13 @@ func TestAuditNotation(t *testing.T) {
 		{"take 7D layoff 2 sideways", "sideways", game.ErrMalformed},
 		{"meld 2S 3S AS 4S 5S 6S 7S 8S 9S 10S JS QS KS", "AS", game.ErrMalformed},
 		{"meld 7H 7H 7C", "7H", game.ErrIllegal},
+		// Verbs and their words are lower case only: the aliases of
+		// notation.md are the cards' (notation.md, "Moves").
+		{"DRAW", "DRAW", game.ErrMalformed},
+		{"Discard KS", "Discard", game.ErrMalformed},
+		{"take 8H MELD 8S 8H 8D", "MELD", game.ErrMalformed},
+		{"take AS layoff 1 LOW", "LOW", game.ErrMalformed},
+		{"layoff AS 3 High", "High", game.ErrMalformed},
 	} {
 		_, err := ParseMove(c.in)
 		if game.Code(err) != c.code || !strings.Contains(err.Error(), `"`+c.token+`"`) && !strings.Contains(err.Error(), c.token+" ") {

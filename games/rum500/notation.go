@@ -132,7 +132,7 @@ func ParseMove(text string) (game.Move, error) {
 	if len(tok) == 0 {
 		return game.Move{}, malformed(text, "empty move")
 	}
-	verb := strings.ToLower(tok[0])
+	verb := tok[0] // verbs and words are lower case only (notation.md, "Moves")
 	args := tok[1:]
 	var m game.Move
 	switch verb {
@@ -177,7 +177,7 @@ func ParseMove(text string) (game.Move, error) {
 			}
 			return game.Move{Op: OpTake, Card: c}, nil
 		}
-		switch strings.ToLower(args[1]) {
+		switch args[1] {
 		case "meld":
 			c, err := game.Standard.Parse(args[0])
 			if err != nil {
@@ -230,7 +230,7 @@ func parseLayoff(text string, m game.Move, cardTok string, rest []string) (game.
 	}
 	m.Card, m.Set, m.A = c, game.Bit(f), uint8(n)
 	if len(rest) == 2 {
-		switch strings.ToLower(rest[1]) {
+		switch rest[1] {
 		case "low":
 			m.B = EndLow
 		case "high":
