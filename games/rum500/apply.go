@@ -1,6 +1,8 @@
 package rum500
 
 import (
+	"strconv"
+
 	"cardroom/game"
 )
 
@@ -165,11 +167,14 @@ func (s *State) canMeld(h *hand, nm meld) string {
 		return "you do not hold " + cardStr(miss.Lowest())
 	}
 	if j := nm.jokers.Count(); j > 0 {
-		if j > 1 {
-			return "a new meld holds at most one joker"
+		if j > 1 && s.cfg.oneJoker {
+			return "meld_jokers=one: a new meld holds at most one joker"
 		}
 		if h.Jokers == 0 {
 			return "you hold no joker"
+		}
+		if j > int(h.Jokers) {
+			return "the meld needs " + strconv.Itoa(j) + " jokers; you hold " + strconv.Itoa(int(h.Jokers))
 		}
 	}
 	return ""

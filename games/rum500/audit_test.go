@@ -9,18 +9,19 @@ package rum500
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"cardroom/game"
 )
 
-// refMeld is one candidate new meld: natural faces, the face a joker stands
-// for (-1 if none) and B (the ace end of a 13-card run).
+// refMeld is one candidate new meld: its faces, the faces jokers stand for
+// and B (the ace end of a 13-card run).
 type refMeld struct {
-	faces game.Mask // every face, the joker's included
-	joker int
-	b     uint8
+	faces  game.Mask // every face, the jokers' included
+	jokers game.Mask
+	b      uint8
 }
 
 // refFace is the face at run position p (0 low ace .. 13 high ace) of suit s.
@@ -33,16 +34,28 @@ func refFace(s, p int) int {
 
 // refCandidates lists every valid new meld shape (§5): sets of 3 or 4
 // distinct suits of one rank, runs of 3..13 consecutive positions of one
-// suit with the ace low (position 0) or high (13) but not both, each with no
-// joker or one joker standing for one of its cards (doc decision: at most
-// one joker per new meld).
-var refCandidates = func() []refMeld {
-	var out []refMeld
+// suit with the ace low (position 0) or high (13) but not both, each with
+// jokers standing for any of its cards (§12), by their number of jokers
+// (0 to 4: two decks of two; option meld_jokers=one keeps 0 and 1).
+var refCandidates = func() (out [5][]refMeld) {
 	add := func(faces game.Mask, b uint8) {
-		out = append(out, refMeld{faces, -1, b})
+		// Every subset of the faces, by bit count.
+		var idx []int
 		for x := faces; x != 0; x &= x - 1 {
-			out = append(out, refMeld{faces, x.Lowest(), b})
+			idx = append(idx, x.Lowest())
 		}
+		var rec func(i int, j game.Mask, n int)
+		rec = func(i int, j game.Mask, n int) {
+			if i == len(idx) {
+				out[n] = append(out[n], refMeld{faces, j, b})
+				return
+			}
+			rec(i+1, j, n)
+			if n < 4 {
+				rec(i+1, j|game.Bit(idx[i]), n+1)
+			}
+		}
+		rec(0, 0, 0)
 	}
 	for r := 0; r < 13; r++ {
 		for sub := 1; sub < 16; sub++ {
@@ -85,11 +98,7 @@ var refCandidates = func() []refMeld {
 
 // refMeldMove is the move of a candidate.
 func refMeldMove(op uint8, x game.Card, c refMeld) game.Move {
-	m := game.Move{Op: op, Card: x, Set: c.faces, B: c.b}
-	if c.joker >= 0 {
-		m.Set2 = game.Bit(c.joker)
-	}
-	return m
+	return game.Move{Op: op, Card: x, Set: c.faces, Set2: c.jokers, B: c.b}
 }
 
 // refEnd is one face a table meld accepts and the B a lay-off move names.
@@ -146,15 +155,31 @@ func refLegal(s *State) map[game.Move]bool {
 		accepts = append(accepts, refAccepts(&s.melds[k]))
 	}
 	holds := func(c [53]int, m refMeld) bool {
-		for x := m.faces; x != 0; x &= x - 1 {
-			if f := x.Lowest(); f != m.joker && c[f] == 0 {
+		for x := m.faces &^ m.jokers; x != 0; x &= x - 1 {
+			if c[x.Lowest()] == 0 {
 				return false
 			}
 		}
-		return m.joker < 0 || c[jokerIx] > 0
+		return m.jokers.Count() <= c[jokerIx]
+	}
+	// candidates are the shapes with at most j jokers, and at most one
+	// with meld_jokers=one.
+	candidates := func(j int) func(func(refMeld) bool) {
+		if s.cfg.oneJoker {
+			j = min(j, 1)
+		}
+		return func(yield func(refMeld) bool) {
+			for n := 0; n <= min(j, 4); n++ {
+				for _, c := range refCandidates[n] {
+					if !yield(c) {
+						return
+					}
+				}
+			}
+		}
 	}
 	if s.phase == phPlay {
-		for _, c := range refCandidates {
+		for c := range candidates(cnt[jokerIx]) {
 			left := total - c.faces.Count()
 			if holds(cnt, c) && (left >= 1 || !s.cfg.mustDisc) {
 				out[refMeldMove(OpMeld, game.NoCard, c)] = true
@@ -203,12 +228,12 @@ func refLegal(s *State) map[game.Move]bool {
 			after[s.pile[j]]++
 		}
 		size := total + s.pileN - i
-		for _, c := range refCandidates {
+		for c := range candidates(after[jokerIx]) {
 			if x == jokerIx {
-				if c.joker < 0 {
+				if c.jokers == 0 {
 					continue
 				}
-			} else if !c.faces.Has(x) || c.joker == x {
+			} else if !c.faces.Has(x) || c.jokers.Has(x) {
 				continue
 			}
 			if holds(after, c) && (size-c.faces.Count() >= 1 || !s.cfg.mustDisc) {
@@ -291,7 +316,18 @@ func checkOracle(t *testing.T, s *State, where string, applyAll bool) {
 		try(game.Move{Op: OpDiscard, Card: card(c)})
 		try(game.Move{Op: OpTake, Card: card(c)})
 	}
-	for _, c := range refCandidates {
+	// Every shape with up to two jokers (the candidates with more number
+	// over a hundred thousand: Legal's side of them is checked above).
+	tried := func(yield func(refMeld) bool) {
+		for n := 0; n <= 2; n++ {
+			for _, c := range refCandidates[n] {
+				if !yield(c) {
+					return
+				}
+			}
+		}
+	}
+	for c := range tried {
 		try(refMeldMove(OpMeld, game.NoCard, c))
 		for b := EndNone; b <= EndHigh; b++ {
 			if b != c.b {
@@ -303,8 +339,8 @@ func checkOracle(t *testing.T, s *State, where string, applyAll bool) {
 	}
 	for i := 0; i < s.pileN; i++ {
 		x := int(s.pile[i])
-		for _, c := range refCandidates {
-			if (x == jokerIx) == (c.joker >= 0) && (x == jokerIx || c.faces.Has(x)) {
+		for c := range tried {
+			if (x == jokerIx) == (c.jokers != 0) && (x == jokerIx || c.faces.Has(x)) {
 				try(refMeldMove(OpTakeMeld, card(x), c))
 			}
 		}
@@ -328,7 +364,7 @@ func TestAuditOracleRandomGames(t *testing.T) {
 		"players=2", "players=3", "players=4", "players=5", "players=8",
 		"players=2 decks=2 two_player_hand=10", "players=3 jokers=2", "players=6 jokers=2",
 		"players=4 must_discard_to_go_out=true top_discard_free=true",
-		"players=3 must_discard_to_go_out=true jokers=2",
+		"players=3 must_discard_to_go_out=true jokers=2", "players=6 jokers=2 meld_jokers=one",
 		"players=4 stock_exhausted=end_immediately",
 		"players=3 stock_exhausted=turn_over_discards top_discard_free=true",
 	} {
@@ -394,27 +430,25 @@ func randomPosition(t *testing.T, r *game.Rand, opts string) *State {
 	}
 	// Melds: random valid candidates from the pool.
 	for tries := 0; tries < 400 && s.meldsN < 12; tries++ {
-		c := refCandidates[r.IntN(len(refCandidates))]
-		if !s.cfg.hasJokers() && c.joker >= 0 {
-			continue
+		nj := 0 // melds on the table with up to two jokers
+		if s.cfg.hasJokers() {
+			nj = r.IntN(3)
 		}
+		c := refCandidates[nj][r.IntN(len(refCandidates[nj]))]
 		ok := true
-		for x := c.faces; x != 0; x &= x - 1 {
-			if f := x.Lowest(); f != c.joker && pool[f] == 0 {
+		for x := c.faces &^ c.jokers; x != 0; x &= x - 1 {
+			if pool[x.Lowest()] == 0 {
 				ok = false
 			}
 		}
-		if c.joker >= 0 && pool[jokerIx] == 0 {
+		if c.jokers.Count() > pool[jokerIx] {
 			ok = false
 		}
 		if !ok {
 			continue
 		}
-		var jk game.Mask
-		if c.joker >= 0 {
-			jk = game.Bit(c.joker)
-			pool[jokerIx]--
-		}
+		jk := c.jokers
+		pool[jokerIx] -= jk.Count()
 		for x := c.faces &^ jk; x != 0; x &= x - 1 {
 			pool[x.Lowest()]--
 		}
@@ -509,7 +543,7 @@ func TestAuditOracleRandomPositions(t *testing.T) {
 	optsList := []string{
 		"players=3", "players=2", "players=5", "players=4 jokers=2", "players=6 jokers=2",
 		"players=3 must_discard_to_go_out=true", "players=5 top_discard_free=true must_discard_to_go_out=true jokers=2",
-		"players=2 decks=2",
+		"players=2 decks=2", "players=6 jokers=2 meld_jokers=one", "players=2 decks=2 jokers=2",
 	}
 	r := game.NewRand(4242)
 	n := 400
@@ -530,17 +564,15 @@ func TestAuditOracleRandomPositions(t *testing.T) {
 // 13-card run only.
 func TestAuditShapeExhaustive(t *testing.T) {
 	valid := map[refMeld]bool{}
-	for _, c := range refCandidates {
-		if c.joker < 0 {
-			valid[c] = true
-		}
+	for _, c := range refCandidates[0] {
+		valid[c] = true
 	}
 	for s := 0; s < 4; s++ {
 		for sub := 0; sub < 1<<13; sub++ {
 			m := game.Mask(uint64(sub) << (13 * uint(s)))
 			for b := EndNone; b <= EndHigh; b++ {
 				_, reason := shape(m, 0, b)
-				want := valid[refMeld{m, -1, b}]
+				want := valid[refMeld{m, 0, b}]
 				if (reason == "") != want {
 					t.Fatalf("§5 shape(%s, B=%d): %q, want valid=%v", meldList(m, 0, b), b, reason, want)
 				}
@@ -556,7 +588,7 @@ func TestAuditShapeExhaustive(t *testing.T) {
 				}
 			}
 			_, reason := shape(m, 0, EndNone)
-			if (reason == "") != valid[refMeld{m, -1, EndNone}] {
+			if (reason == "") != valid[refMeld{m, 0, EndNone}] {
 				t.Fatalf("§5 set %s: %q", meldList(m, 0, 0), reason)
 			}
 		}
@@ -1344,7 +1376,30 @@ func TestAuditJokers(t *testing.T) {
 	if s.table[0] != 15+2+3 {
 		t.Errorf("§12 a joker as a low ace scores 15: %d", s.table[0])
 	}
-	refused(t, s, "meld 9D JK=9S JK=9H", game.ErrIllegal) // decision: one joker per new meld
+	// §12 "a joker may stand for any card in a meld": two in one meld, the
+	// meld_jokers=one house rule refuses them.
+	one := build(t, pos{opts: "players=3 jokers=2 meld_jokers=one", hands: []string{"JK 9D JK 9H 2C", "2D", "3C"}, pile: "KD", stock: "rest", play: true})
+	refused(t, one, "meld 9D JK=9S JK=9C", game.ErrIllegal)
+	two := build(t, pos{opts: "players=3 jokers=2", hands: []string{"JK 9D JK 9H 2C", "2D", "3C"}, pile: "KD", stock: "rest", play: true})
+	if !slices.Contains(legalTexts(two), "meld JK=9S 9D JK=9C") {
+		t.Errorf("§12 a meld of two jokers and a 9 is not offered: %v", legalTexts(two))
+	}
+	play(t, two, "meld JK=9S 9D JK=9C")
+	if two.table[0] != 9+15+15 {
+		t.Errorf("§12 two jokers in a meld score 15 each: %d", two.table[0])
+	}
+	refused(t, two, "meld JK=4S JK=4H JK=4D", game.ErrIllegal) // no joker left
+	// Four jokers (two decks): melds of up to four, jokers alone too, as the
+	// oracle derives them from the rules; and one fewer under meld_jokers=one.
+	for _, o := range []string{"players=6 jokers=2", "players=6 jokers=2 meld_jokers=one"} {
+		four := build(t, pos{opts: o, hands: []string{"JK JK JK JK 3S 4S 5S 7S 9H 10H JH 5D 5C", "2C", "3C", "4C", "5H", "6H"},
+			pile: "KD", stock: "rest", play: true})
+		checkOracle(t, four, o, true)
+		alone := slices.Contains(legalTexts(four), "meld JK=2H JK=3H JK=4H")
+		if alone != (o == "players=6 jokers=2") {
+			t.Errorf("%s: a meld of three jokers offered: %v", o, alone)
+		}
+	}
 	play(t, s, "layoff JK=4S 1")
 	if s.table[0] != 15+2+3+15 {
 		t.Errorf("§12 a laid-off joker scores 15: %d", s.table[0])

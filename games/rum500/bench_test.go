@@ -102,20 +102,26 @@ func bigPosition(tb testing.TB, play bool) *State {
 // BenchmarkLegalDeepTake lists the draws of a seat holding 22 cards with a
 // 30-card pile (every take and each of its uses).
 func BenchmarkLegalDeepTake(b *testing.B) {
-	s := bigPosition(b, false)
-	buf := s.Legal(0, nil)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		buf = s.Legal(0, buf[:0])
-	}
-	b.ReportMetric(float64(len(buf)), "moves")
+	benchLegal(b, bigPosition(b, false))
 }
 
 // BenchmarkLegalBigHand lists the melds, lay-offs and discards of a seat
 // holding 22 cards.
 func BenchmarkLegalBigHand(b *testing.B) {
-	s := bigPosition(b, true)
+	benchLegal(b, bigPosition(b, true))
+}
+
+// BenchmarkLegalFourJokers is the widest play a seat can have under §12's
+// "a joker may stand for any card in a meld" (meld_jokers=any): all four
+// jokers of two decks in a hand of runs, each joker free to stand for a
+// gap or for any held card of a window.
+func BenchmarkLegalFourJokers(b *testing.B) {
+	benchLegal(b, build(b, pos{opts: "players=6 jokers=2", hands: []string{"JK JK JK JK 3S 4S 5S 7S 9H 10H JH 5D 5C", "2C", "3C", "4C", "5H", "6H"},
+		pile: "KD", stock: "rest", play: true}))
+}
+
+// benchLegal lists the moves of seat 0 of s, reporting how many.
+func benchLegal(b *testing.B, s *State) {
 	buf := s.Legal(0, nil)
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -61,12 +61,12 @@ func (s *State) legalDraw(buf []game.Move) []game.Move {
 		}
 		tm := game.Move{Op: OpTakeMeld, Card: card(c)}
 		if c == jokerIx {
-			buf = genMelds(buf, tm, avail, jk, -1, true, maxSize)
+			buf = s.genMelds(buf, tm, avail, jk, -1, true, maxSize)
 			if accAny {
 				buf = s.genLayoffs(buf, OpTakeLayoff, c)
 			}
 		} else {
-			buf = genMelds(buf, tm, avail, jk, c, false, maxSize)
+			buf = s.genMelds(buf, tm, avail, jk, c, false, maxSize)
 			if acc.Has(c) {
 				buf = s.genLayoffs(buf, OpTakeLayoff, c)
 			}
@@ -88,7 +88,7 @@ func (s *State) legalPlay(buf []game.Move) []game.Move {
 	if s.cfg.mustDisc {
 		maxSize--
 	}
-	buf = genMelds(buf, game.Move{Op: OpMeld}, h.One, int(h.Jokers), -1, false, maxSize)
+	buf = s.genMelds(buf, game.Move{Op: OpMeld}, h.One, int(h.Jokers), -1, false, maxSize)
 	if !s.cfg.mustDisc || cnt >= 2 {
 		for k := 0; k < s.meldsN; k++ {
 			low, high := s.melds[k].accept()
@@ -168,10 +168,114 @@ func setFaces(suits uint32, r int) game.Mask {
 }
 
 // genMelds appends every new meld that can be formed from the faces in avail
-// and jk jokers (at most one joker per new meld), of at most maxSize cards.
+// and jk jokers, of at most maxSize cards: with at most one joker
+// (genMelds01) and, unless meld_jokers=one, with two or more (genMeldsJokers).
 // If req >= 0 the meld must hold face req as a natural card; if wantJoker,
 // it must hold a joker. tmpl gives Op and Card of the moves.
-func genMelds(buf []game.Move, tmpl game.Move, avail game.Mask, jk int, req int, wantJoker bool, maxSize int) []game.Move {
+func (s *State) genMelds(buf []game.Move, tmpl game.Move, avail game.Mask, jk int, req int, wantJoker bool, maxSize int) []game.Move {
+	buf = genMelds01(buf, tmpl, avail, jk, req, wantJoker, maxSize)
+	if jk >= 2 && !s.cfg.oneJoker {
+		buf = genMeldsJokers(buf, tmpl, avail, jk, req, maxSize)
+	}
+	return buf
+}
+
+// genMeldsJokers appends the new melds holding from 2 to jk jokers (§12:
+// "a joker may stand for any card in a meld", as many as the seat holds;
+// a meld of jokers alone too), of at most maxSize cards; if req >= 0 the
+// meld must hold face req as a natural card. A joker may stand for a card
+// the seat also holds, as in genMelds01.
+func genMeldsJokers(buf []game.Move, tmpl game.Move, avail game.Mask, jk int, req int, maxSize int) []game.Move {
+	if maxSize < 3 {
+		return buf
+	}
+	// jk is at most 4 (two decks of two jokers), which jokerSubsets's
+	// four levels cover.
+	rLo, rHi, sLo, sHi := 1, 13, 0, 3
+	if req >= 0 {
+		rLo, rHi = req%13+1, req%13+1
+		sLo, sHi = req/13, req/13
+	}
+	// Sets: natural suits sub (holding req's suit), jokers js in the others.
+	for r := rLo; r <= rHi; r++ {
+		suits := rankSuits(avail, r)
+		for sub := uint32(0); sub < 16; sub++ {
+			if sub&^suits != 0 || req >= 0 && sub&(1<<uint(req/13)) == 0 {
+				continue
+			}
+			comp := 0xF &^ sub
+			for js := comp; js != 0; js = (js - 1) & comp {
+				nj := bits.OnesCount32(js)
+				k := bits.OnesCount32(sub) + nj
+				if nj < 2 || nj > jk || k < 3 || k > maxSize {
+					continue
+				}
+				m := tmpl
+				m.Set = setFaces(sub|js, r)
+				m.Set2 = setFaces(js, r)
+				buf = append(buf, m)
+			}
+		}
+	}
+	// Runs.
+	for st := sLo; st <= sHi; st++ {
+		pos := suitPositions(avail, st)
+		var reqPos uint32
+		if req >= 0 {
+			reqPos = 1 << uint(req%13)
+			if req%13 == 0 {
+				reqPos |= 1 << 13
+			}
+		}
+		buf = jokerRuns(buf, tmpl, pos, uint8(st), reqPos, maxSize, 2, jk)
+	}
+	return buf
+}
+
+// jokerSubsets appends the runs of window w whose jokers stand for the
+// gaps (missing) and for up to extra of the held positions held, minJ
+// jokers or more in all; with reqPos set, a card of reqPos stays natural.
+func jokerSubsets(buf []game.Move, tmpl game.Move, w, missing, held uint32, extra, minJ int, reqPos uint32, st uint8, l, lo int) []game.Move {
+	add := func(buf []game.Move, j uint32) []game.Move {
+		if bits.OnesCount32(j) < minJ || reqPos != 0 && (w&^j)&reqPos == 0 {
+			return buf
+		}
+		return appendRun(buf, tmpl, w, j, st, l, lo)
+	}
+	buf = add(buf, missing)
+	if extra < 1 {
+		return buf
+	}
+	for a := held; a != 0; a &= a - 1 {
+		ba := a & -a
+		buf = add(buf, missing|ba)
+		if extra < 2 {
+			continue
+		}
+		for b := a & (a - 1); b != 0; b &= b - 1 {
+			bb := b & -b
+			buf = add(buf, missing|ba|bb)
+			if extra < 3 {
+				continue
+			}
+			for c := b & (b - 1); c != 0; c &= c - 1 {
+				bc := c & -c
+				buf = add(buf, missing|ba|bb|bc)
+				if extra < 4 {
+					continue
+				}
+				for d := c & (c - 1); d != 0; d &= d - 1 {
+					buf = add(buf, missing|ba|bb|bc|d&-d)
+				}
+			}
+		}
+	}
+	return buf
+}
+
+// genMelds01 appends the new melds genMelds describes that hold at most one
+// joker.
+func genMelds01(buf []game.Move, tmpl game.Move, avail game.Mask, jk int, req int, wantJoker bool, maxSize int) []game.Move {
 	if maxSize < 3 {
 		return buf
 	}
@@ -242,7 +346,11 @@ func genMelds(buf []game.Move, tmpl game.Move, avail game.Mask, jk int, req int,
 			}
 		}
 		if jk > 0 && bits.OnesCount32(pos) >= 2 {
-			buf = jokerRuns(buf, tmpl, pos, uint8(st), reqPos, maxSize)
+			rp := reqPos // all positions: no requirement
+			if req < 0 {
+				rp = 0
+			}
+			buf = jokerRuns(buf, tmpl, pos, uint8(st), rp, maxSize, 1, 1)
 		}
 	}
 	return buf
@@ -283,8 +391,11 @@ func naturalRuns(buf []game.Move, tmpl game.Move, pos, starts uint32, st uint8, 
 	return buf
 }
 
-// jokerRuns appends the runs of one suit holding exactly one joker.
-func jokerRuns(buf []game.Move, tmpl game.Move, pos uint32, st uint8, reqPos uint32, maxSize int) []game.Move {
+// jokerRuns appends the runs of suit st holding from minJ to maxJ jokers
+// (maxJ at most 4, two decks of two): every window whose gaps jokers can
+// fill, the jokers standing for the gaps and for held cards besides; with
+// reqPos set, a card of reqPos stays natural.
+func jokerRuns(buf []game.Move, tmpl game.Move, pos uint32, st uint8, reqPos uint32, maxSize, minJ, maxJ int) []game.Move {
 	for lo := 0; lo <= 11; lo++ {
 		for hi := lo + 2; hi < 14; hi++ {
 			l := hi - lo + 1
@@ -294,21 +405,10 @@ func jokerRuns(buf []game.Move, tmpl game.Move, pos uint32, st uint8, reqPos uin
 			w := uint32(1<<uint(hi+1)) - uint32(1<<uint(lo))
 			missing := w &^ pos
 			nm := bits.OnesCount32(missing)
-			if nm > 1 {
-				break // the window only grows: the gaps stay
+			if nm > maxJ {
+				break // the window only grows: so do its gaps
 			}
-			if nm == 1 {
-				if (w&^missing)&reqPos != 0 {
-					buf = appendRun(buf, tmpl, w, missing, st, l, lo)
-				}
-				continue
-			}
-			for q := w; q != 0; q &= q - 1 {
-				jb := q & -q
-				if (w&^jb)&reqPos != 0 {
-					buf = appendRun(buf, tmpl, w, jb, st, l, lo)
-				}
-			}
+			buf = jokerSubsets(buf, tmpl, w, missing, w&pos, maxJ-nm, minJ, reqPos, st, l, lo)
 		}
 	}
 	return buf

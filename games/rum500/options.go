@@ -24,7 +24,8 @@ func (Engine) OptionSpecs() []game.OptionSpec {
 		{Name: "players", Default: "4", Kind: "int", Min: 2, Max: 8, Doc: "number of players, 2 to 8"},
 		{Name: "decks", Default: "", Kind: "int", Min: 1, Max: 2, Doc: "decks shuffled together, 1 or 2; default 1 for 2–4 players, 2 for 5–8"},
 		{Name: "two_player_hand", Default: "13", Kind: "enum", Values: []string{"13", "10"}, Doc: "cards dealt to each player in a 2-player game (7 otherwise)"},
-		{Name: "jokers", Default: "0", Kind: "enum", Values: []string{"0", "2"}, Doc: "jokers per deck (wild, 15 points, at most one per new meld)"},
+		{Name: "jokers", Default: "0", Kind: "enum", Values: []string{"0", "2"}, Doc: "jokers per deck (wild, 15 points)"},
+		{Name: "meld_jokers", Default: "any", Kind: "enum", Values: []string{"any", "one"}, Doc: "jokers a new meld may hold: any number (the spec: a joker may stand for any card in a meld), or at most one"},
 		{Name: "target", Default: "500", Kind: "int", Min: 1, Max: maxTarget, Doc: "the game ends after the hand in which a cumulative score reaches this, 1 to 10000"},
 		{Name: "top_discard_free", Default: "false", Kind: "bool", Doc: "the top discard alone may be taken with no immediate use"},
 		{Name: "must_discard_to_go_out", Default: "false", Kind: "bool", Doc: "a player goes out only by discarding the last card"},
@@ -39,7 +40,8 @@ type config struct {
 	n          int
 	decks      int
 	handSize   int
-	jokers     int // per deck
+	jokers     int  // per deck
+	oneJoker   bool // meld_jokers=one: at most one joker in a new meld
 	target     int
 	topFree    bool
 	mustDisc   bool
@@ -71,6 +73,7 @@ func parseOptions(o game.Options) (config, game.Options, error) {
 		c.handSize = norm.Int("two_player_hand")
 	}
 	c.jokers = norm.Int("jokers")
+	c.oneJoker = norm["meld_jokers"] == "one"
 	c.target = norm.Int("target")
 	c.topFree = norm.Bool("top_discard_free")
 	c.mustDisc = norm.Bool("must_discard_to_go_out")

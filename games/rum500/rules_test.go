@@ -15,7 +15,7 @@ func TestOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "decks=1 go_out_bonus=0 jokers=0 must_discard_to_go_out=false players=4 stock_exhausted=end_when_declined target=500 tie_resolution=shared top_discard_free=false two_player_hand=13"
+	want := "decks=1 go_out_bonus=0 jokers=0 meld_jokers=any must_discard_to_go_out=false players=4 stock_exhausted=end_when_declined target=500 tie_resolution=shared top_discard_free=false two_player_hand=13"
 	if got := st.Options().String(); got != want {
 		t.Errorf("§12 defaults:\n got %s\nwant %s", got, want)
 	}

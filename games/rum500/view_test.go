@@ -21,7 +21,7 @@ func TestViewJSONGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"observer":0,"players":3,"phase":"play","to_act":[0],"hand_sizes":[3,3,3],"totals":[0,0,0],"round":1,"round_count":0,"round_scores":[],` +
-		`"options":{"decks":"1","go_out_bonus":"0","jokers":"0","must_discard_to_go_out":"false","players":"3","stock_exhausted":"end_when_declined","target":"500","tie_resolution":"shared","top_discard_free":"false","two_player_hand":"13"},` +
+		`"options":{"decks":"1","go_out_bonus":"0","jokers":"0","meld_jokers":"any","must_discard_to_go_out":"false","players":"3","stock_exhausted":"end_when_declined","target":"500","tie_resolution":"shared","top_discard_free":"false","two_player_hand":"13"},` +
 		`"dealer":2,"hand":["9S","KH","2C"],"pile":[],"melds":[{"number":1,"kind":"run","cards":["4D","5D","6D","7D"],"stands":["4D","5D","6D","7D"],"owners":[1,1,1,0],"text":"4D 5D 6D 7D"}],` +
 		`"stock":` + itoa(s.stockN) + `,"stock_cards":null,"turned_over":false,"known":[["2C"],[],[]],"moves":["0 take 7D layoff 1"],"table_points":[7,15,0],` +
 		`"shown_hands":null,"went_out":-1,"winners":null,"settlement":null}`

@@ -605,7 +605,9 @@ function rulesText(options) {
     out_rule: ruleSaid(options, 'rum500.rules_out', optionFlag(o.must_discard_to_go_out, false) ? 'rum500.rules_out_discard' : 'rum500.rules_out'),
     bonus_rule: bonus > 0 && options ? t('rum500.rules_bonus_n', { n: bonus }) : ruleSaid(options, 'rum500.rules_bonus', 'rum500.rules_bonus'),
   });
-  const jokers = '\n\n## %s\n' + t('rum500.rules_jokers');
+  const jokers = '\n\n## %s\n' + t('rum500.rules_jokers', {
+    meld_rule: ruleSaid(options, 'rum500.rules_jokers_any', o.meld_jokers === 'one' ? 'rum500.rules_jokers_one' : 'rum500.rules_jokers_any'),
+  });
   if (!options) return text + jokers.replace('%s', t('rum500.rules_jokers_maybe'));
   return +o.jokers > 0 ? text + jokers.replace('%s', t('rum500.rules_jokers_h')) : text;
 }
