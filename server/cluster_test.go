@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,16 +40,6 @@ func startClusterNode(t testing.TB, name, u, natsURL string, seeds func() uint64
 	loopback, _ := ParseTrustedProxies("127.0.0.1/32,::1/128")
 	return startServerCfg(t, t.TempDir(), Config{Store: st, Rate: 10000, Burst: 10000, Seeds: seeds, TrustedProxies: loopback,
 		Cluster: &ClusterConfig{NATS: natsURL, Node: name, LeaseTTL: 2 * time.Second, Heartbeat: 200 * time.Millisecond}})
-}
-
-// metricInt is metricValue as a number.
-func metricInt(t *testing.T, base, name string) int {
-	t.Helper()
-	n, err := strconv.Atoi(metricValue(t, base, name))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	return n
 }
 
 // TestClusterGamesAcrossNodes plays a whole game of every game on a

@@ -3,6 +3,7 @@ package server
 import (
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,16 @@ func metricValue(t *testing.T, base, name string) string {
 	}
 	t.Fatalf("/metrics has no %s", name)
 	return ""
+}
+
+// metricInt is metricValue as a number.
+func metricInt(t *testing.T, base, name string) int {
+	t.Helper()
+	n, err := strconv.Atoi(metricValue(t, base, name))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return n
 }
 
 // A quick game whose only human is gone pauses after the grace period:
