@@ -1423,7 +1423,8 @@ func FuzzAuditOracle(f *testing.F) {
 	for _, seed := range []uint64{1, 2, 3, 500, 1 << 40} {
 		f.Add(seed, uint8(0))
 	}
-	opts := []string{"players=3", "players=5 jokers=2", "players=2 decks=2 must_discard_to_go_out=true", "players=4 top_discard_free=true jokers=2"}
+	opts := []string{"players=3", "players=5 jokers=2", "players=2 decks=2 must_discard_to_go_out=true", "players=4 top_discard_free=true jokers=2",
+		"players=2 decks=2 jokers=2", "players=6 jokers=2 meld_jokers=one"}
 	f.Fuzz(func(t *testing.T, seed uint64, oi uint8) {
 		r := game.NewRand(seed)
 		o := opts[int(oi)%len(opts)]
