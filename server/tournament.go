@@ -476,7 +476,7 @@ func (s *Server) joinTournament(ctx context.Context, ts store.Tournaments, t sto
 	if _, err := ts.JoinTournament(ctx, t.ID, e, max(s.tour.cfg.PerAddress, 0)); errors.Is(err, store.ErrSameOrigin) {
 		s.tour.sameAddress.Add(1)
 		return store.Tournament{}, tErr(protocol.SameAddress,
-			"this tournament has an entrant from your network address already: every entrant plays the same cards, so an address enters once")
+			"this tournament takes at most %d entrant(s) from one network address, and yours has them: every entrant plays the same cards, so another entry would play each deal knowing it", s.tour.cfg.PerAddress)
 	} else if err != nil {
 		return store.Tournament{}, s.storeRefusal(err, store.ErrTournamentFull, tErr(protocol.TournamentClosed, "the tournament is full or has started"), "the entry")
 	}
