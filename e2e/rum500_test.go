@@ -327,6 +327,73 @@ func TestRum500JokersAndDeepTake(t *testing.T) {
 	e.checkJS()
 }
 
+// TestRum500TwoJokersInAMeld: with both jokers in hand, a player selects
+// them and one card and melds the three (spec §12: "a joker may stand for
+// any card in a meld"; option meld_jokers=any, the default): the page
+// offers every meld the three can make, each said in words, and the one
+// chosen lies on the table with both jokers showing what they stand for.
+func TestRum500TwoJokersInAMeld(t *testing.T) {
+	opts := game.Options{"players": "2", "jokers": "2"}
+	var seed uint64
+	var deal rumDeal
+	for s := uint64(1); s < 20000 && seed == 0; s++ {
+		// Seat 0 plays first (seat 1 deals) and holds both jokers.
+		if d := predictDeal(t, s, opts); d.dealer == 1 && strings.Count(strings.Join(d.hands[0], " "), "JK") == 2 {
+			seed, deal = s, d
+		}
+	}
+	if seed == 0 {
+		t.Fatal("no seed below 20000 gives the deal this test needs")
+	}
+	var c string // the natural card melded with the jokers
+	for _, x := range deal.hands[0] {
+		if x != "JK" {
+			c = x
+			break
+		}
+	}
+	e := newEnv(t, func(c *server.Config) { c.Seeds = func() uint64 { return seed } })
+	b := e.tab("alice")
+	b.login("alice")
+	b.createTable("rum500", 2, map[string]string{"jokers": "2"}, nil)
+	b.waitJS("my turn", myTurnToDraw)
+	b.click("draw", `[data-testid=draw-stock]`)
+	b.waitJS("drawn", `document.querySelectorAll('[data-testid=hand-card]').length === 14 && !!document.querySelector('[data-testid=discard]')`)
+	b.click("select a joker", `[data-testid=hand-card][data-key="hJK#1"]`)
+	b.click("select the other joker", `[data-testid=hand-card][data-key="hJK#2"]`)
+	b.click("select "+c, handCard(c))
+	b.waitJS("meld selected enabled", `!document.querySelector('[data-testid=meld-selected]').disabled`)
+	b.click("meld selected", `[data-testid=meld-selected]`)
+	b.waitJS("the choice", `document.querySelectorAll('[data-testid=meld-choice]').length >= 2`)
+	choices, _ := eval[[]string](b, `[...document.querySelectorAll('[data-testid=meld-choice]')].map((e) => e.textContent)`)
+	moves, _ := eval[[]string](b, `[...document.querySelectorAll('[data-testid=meld-choice]')].map((e) => e.dataset.move)`)
+	for i, m := range moves {
+		if strings.Count(m, "JK=") != 2 || !strings.Contains(" "+m+" ", " "+c+" ") {
+			t.Errorf("choice %q: want a meld of %s and two jokers", m, c)
+		}
+		if strings.Count(choices[i], "joker as") != 2 || strings.Contains(choices[i], "JK") {
+			t.Errorf("choice %q: want both jokers in words, no notation", choices[i])
+		}
+	}
+	b.screenshot("rum500-two-jokers-choice")
+	var stands []string
+	for _, w := range strings.Fields(moves[0]) {
+		if f, ok := strings.CutPrefix(w, "JK="); ok {
+			stands = append(stands, f)
+		}
+	}
+	b.click("choose", `[data-testid=meld-choice]`)
+	b.waitJS("meld 1 on the table", `document.querySelectorAll('[data-testid=meld-1] [data-card=JK][data-stands]').length === 2`)
+	got, _ := eval[[]string](b, `[...document.querySelectorAll('[data-testid=meld-1] [data-card=JK]')].map((e) => e.dataset.stands)`)
+	slices.Sort(got)
+	slices.Sort(stands)
+	if !slices.Equal(got, stands) {
+		t.Errorf("the jokers on the table stand for %v, want %v (%s)", got, stands, moves[0])
+	}
+	b.checkErrors()
+	e.checkJS()
+}
+
 // TestRum500HandSummary plays a 500 Rum game against bots until the first
 // hand ends: the summary shows who went out (or that the stock ran out),
 // every player's table points and the cards left in their hands, and stays
