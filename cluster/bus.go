@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,6 +28,15 @@ type Config struct {
 	OnCut func(cut bool)
 	// OnPeerDown is called when a peer's heartbeats stop.
 	OnPeerDown func(node string)
+	// Boot names this process among the node's lives: a random number,
+	// new at every start, carried by the heartbeats (0: none). A node that
+	// crashes and is back within three heartbeats is never reported down;
+	// its new Boot tells its peers that whatever they held for its last
+	// life (relayed connections above all) is gone.
+	Boot uint32
+	// OnPeerRestart is called when a peer's heartbeats carry a new Boot
+	// (the peer restarted between two heartbeats' checks), with that Boot.
+	OnPeerRestart func(node string, boot uint32)
 }
 
 // Bus is a node's connection to NATS, with the heartbeats that tell the
@@ -39,6 +50,7 @@ type Bus struct {
 	closing   atomic.Bool
 	mu        sync.Mutex
 	peers     map[string]time.Time
+	boots     map[string]uint32 // the peers' Boot, as their heartbeats last said
 	quit      chan struct{}
 	once      sync.Once
 	hbSub     *nats.Subscription
@@ -63,7 +75,7 @@ func Dial(ctx context.Context, cfg Config) (*Bus, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	b := &Bus{Sub: Subjects{Room: cfg.Room}, cfg: cfg, peers: map[string]time.Time{}, quit: make(chan struct{})}
+	b := &Bus{Sub: Subjects{Room: cfg.Room}, cfg: cfg, peers: map[string]time.Time{}, boots: map[string]uint32{}, quit: make(chan struct{})}
 	opts := []nats.Option{
 		nats.Name("cardroom " + cfg.Node),
 		nats.MaxReconnects(-1),
@@ -113,16 +125,26 @@ func Dial(ctx context.Context, cfg Config) (*Bus, error) {
 	b.NC = nc
 	b.connected.Store(true)
 	b.hbSub, err = nc.Subscribe(b.Sub.Heartbeat(), func(m *nats.Msg) {
-		node := string(m.Data)
+		node, boot := ParseHeartbeat(m.Data)
 		if node == cfg.Node || CheckNode(node) != nil {
 			return
 		}
 		b.mu.Lock()
 		_, known := b.peers[node]
 		b.peers[node] = time.Now()
+		last := b.boots[node]
+		if boot != 0 {
+			b.boots[node] = boot
+		}
 		b.mu.Unlock()
 		if !known {
 			cfg.Log.Info("cluster: peer up", "node", node)
+		}
+		if last != 0 && boot != 0 && boot != last {
+			cfg.Log.Warn("cluster: peer restarted", "node", node)
+			if cfg.OnPeerRestart != nil {
+				cfg.OnPeerRestart(node, boot)
+			}
 		}
 	})
 	if err != nil {
@@ -183,7 +205,7 @@ func (b *Bus) Alive(node string) bool {
 func (b *Bus) heartbeats() {
 	tk := time.NewTicker(b.cfg.Heartbeat)
 	defer tk.Stop()
-	beat := []byte(b.cfg.Node)
+	beat := AppendHeartbeat(nil, b.cfg.Node, b.cfg.Boot)
 	for {
 		b.NC.Publish(b.Sub.Heartbeat(), beat)
 		select {
@@ -198,6 +220,7 @@ func (b *Bus) heartbeats() {
 			if at.Before(limit) {
 				down = append(down, n)
 				delete(b.peers, n)
+				delete(b.boots, n)
 			}
 		}
 		b.mu.Unlock()
@@ -208,6 +231,31 @@ func (b *Bus) heartbeats() {
 			}
 		}
 	}
+}
+
+// AppendHeartbeat appends a heartbeat's payload: the node's name, and its
+// Boot after a space when there is one.
+func AppendHeartbeat(b []byte, node string, boot uint32) []byte {
+	b = append(b, node...)
+	if boot != 0 {
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, uint64(boot), 10)
+	}
+	return b
+}
+
+// ParseHeartbeat reads AppendHeartbeat's payload; a payload without a Boot
+// (a node from before Boot) gives 0.
+func ParseHeartbeat(p []byte) (node string, boot uint32) {
+	name, rest, ok := strings.Cut(string(p), " ")
+	if !ok {
+		return name, 0
+	}
+	v, err := strconv.ParseUint(rest, 10, 32)
+	if err != nil {
+		return name, 0
+	}
+	return name, uint32(v)
 }
 
 // Close leaves the bus: what was published is flushed first.

@@ -141,7 +141,7 @@ func newClusterNode(s *Server, cfg ClusterConfig) (*clusterNode, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	bus, err := cluster.Dial(ctx, cluster.Config{URL: cfg.NATS, Node: cfg.Node, Room: cfg.Room, Heartbeat: cfg.Heartbeat,
-		Log: s.log, OnCut: cl.onCut, OnPeerDown: cl.peerDown})
+		Log: s.log, OnCut: cl.onCut, OnPeerDown: cl.peerDown, Boot: s.boot, OnPeerRestart: cl.peerRestart})
 	if err != nil {
 		return nil, err
 	}
@@ -541,10 +541,26 @@ func (cl *clusterNode) onCut(cut bool) {
 // reconnect and reach the table's next owner), and its tables leave the
 // lobby until their next owner announces them.
 func (cl *clusterNode) peerDown(node string) {
+	cl.peerGone(node, func(vkey) bool { return false })
+}
+
+// peerRestart: a node's heartbeats carry a new boot, so it crashed and
+// came back between two checks of its heartbeats and was never reported
+// down. Everything peerDown drops for a dead node is dropped for its last
+// life: its connections served here (but the ones its new life has opened
+// already: their numbers carry the new boot), and this node's connections
+// relayed to its tables (they reconnect to the tables' owner now).
+func (cl *clusterNode) peerRestart(node string, boot uint32) {
+	cl.peerGone(node, func(k vkey) bool { return uint32(k.id>>32) == boot })
+}
+
+// peerGone drops what this node holds for a node that is gone, but the
+// connections it served here that keep says are of its present life.
+func (cl *clusterNode) peerGone(node string, keep func(vkey) bool) {
 	cl.mu.Lock()
 	var drop []*conn
 	for k, v := range cl.vconns {
-		if k.node == node {
+		if k.node == node && !keep(k) {
 			drop = append(drop, v)
 		}
 	}
@@ -564,7 +580,7 @@ func (cl *clusterNode) peerDown(node string) {
 	delete(cl.presence, node)
 	cl.mu.Unlock()
 	for _, v := range drop {
-		v.drop(wsconn.StatusGoingAway, "its node is down")
+		v.retire("its node is gone")
 	}
 	tryElsewhere(relayed, "", "the node playing your table is down: reconnect", "a table's node is down")
 	for _, id := range gone {
@@ -747,6 +763,15 @@ func (cl *clusterNode) command(m *nats.Msg) {
 	}
 	cl.mu.Lock()
 	v := cl.vconns[k]
+	if v != nil && (v.sess.Player != cmd.Player || v.sess.TokenHash != cmd.Token) {
+		// A connection keeps its session for life: a command for another
+		// one under the same name is not that connection's (a relay from
+		// another life of the node, or forged). The old stand-in goes, so
+		// nothing of it reaches this command's client.
+		delete(cl.vconns, k)
+		go v.retire("its connection was replaced")
+		v = nil
+	}
 	if v == nil {
 		if len(cl.vconns) >= cl.cfg.MaxRemoteConns {
 			cl.mu.Unlock()

@@ -487,3 +487,53 @@ func TestClusterTournamentDeal(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterRelayRestart: a relaying node crashes and is back before its
+// peers miss three heartbeats, so it is never reported down. The owner
+// still holds the stand-in connection it made for alice's socket there.
+// Before, connection numbers started again at 1 in the new process, and
+// the new node's first client (here an anonymous spectator) was served as
+// that stand-in: alice's seat, her hand and her moves. Now numbers carry
+// the process's boot, the new boot in the heartbeats retires the last
+// life's stand-ins at once, and the newcomer sees a spectator's view.
+func TestClusterRelayRestart(t *testing.T) {
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	start := nodeProcs(t, u, natsURL)
+	_, url1 := start("n1")
+	n2, url2 := start("n2")
+
+	alice := newSession(t, url1, "alice")
+	a1 := dial(t, url1, alice)
+	id := a1.createTable(map[string]any{"game": "papayoo", "options": map[string]string{"rounds": "1"}, "seat": 0,
+		"bots": map[string]string{"1": "random", "2": "random", "3": "random"}})
+	a1.close()
+	// alice watches through node 2: its first socket.
+	a2 := dial(t, url2, alice)
+	a2.send(map[string]any{"type": "watch", "table": id})
+	a2.expect("state", func(m msg) bool { return m.str("table") == id && m.num("seat") == 0 })
+	if n := metricInt(t, url1, "cardroom_cluster_remote_conns"); n != 1 {
+		t.Fatalf("node 1 serves %d connections of node 2, want alice's", n)
+	}
+
+	n2.Process.Kill() // a crash: no goodbye
+	n2.Wait()
+	_, url2 = start("n2")
+	m := dial(t, url2, session{Name: "mallory"})
+	m.send(map[string]any{"type": "watch", "table": id})
+	st := m.expect("state", func(mm msg) bool { return mm.str("table") == id })
+	if st.num("seat") != -1 {
+		t.Fatalf("the restarted node's first client got seat %d's view: %v", st.num("seat"), st)
+	}
+	// Node 1 hears node 2's new boot within a heartbeat or two and retires
+	// alice's stand-in: only mallory's is left.
+	deadline := time.Now().Add(5 * time.Second)
+	for metricInt(t, url1, "cardroom_cluster_remote_conns") != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("node 1 still serves %d connections of node 2 (alice's old one and mallory's), want 1",
+				metricInt(t, url1, "cardroom_cluster_remote_conns"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -190,8 +190,9 @@ type Server struct {
 	seatsOf   map[string][]string
 	// watchers: table -> the connections subscribed to it here.
 	watchers map[string]map[*conn]struct{}
-	nextConn atomic.Uint64
-	cl       *clusterNode // nil: a single node
+	nextConn atomic.Uint64 // the last connection number (boot in its high half)
+	boot     uint32        // this process's life: random, never 0
+	cl       *clusterNode  // nil: a single node
 
 	connections    atomic.Int64
 	quit           chan struct{}
@@ -293,6 +294,14 @@ func New(cfg Config) (*Server, error) {
 		seatIndex: map[string][]string{}, seatsOf: map[string][]string{}, watchers: map[string]map[*conn]struct{}{}, quit: make(chan struct{}),
 		records: newRecordCache(cfg.RecordCache),
 	}
+	// Connection numbers start at a random life of this process (boot):
+	// a cluster's nodes name relayed connections by node and number, and a
+	// node restarted from 1 would inherit its last life's connections on
+	// the other nodes (whose views went to its new first client). The
+	// boot is the number's high half, so a peer can tell which life a
+	// connection belongs to (clusterNode.peerRestart).
+	s.boot = uint32(randomSeed()>>32) | 1
+	s.nextConn.Store(uint64(s.boot) << 32)
 	s.lobby = newLobby(s)
 	s.chat, s.rematches = newChatHub(s, cfg.Chat), newRematches() // chat.go, rematch.go
 	s.pool = pool.NewWith(pool.Options{Workers: min(cfg.BotWorkers, 1024), MaxQueue: min(cfg.BotQueue, 1<<20), Budget: budget, Nice: cfg.BotNice})

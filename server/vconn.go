@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -32,10 +33,27 @@ type vsock struct {
 	cl      *clusterNode
 	subject string // the connection's subject at its node
 	buf     []byte // the frames of the last write, reused: Publish copies them
+	// muted: nothing more goes on the subject (the connection it names is
+	// no longer this one's: retire).
+	muted atomic.Bool
+}
+
+// retire drops a virtual conn without a word more on its subject: not the
+// messages still queued, nor the close. For a stand-in whose subject now
+// names another client's connection (a node's earlier life, a forged
+// command), whatever it would send there is someone else's view.
+func (c *conn) retire(why string) {
+	if v, ok := c.ws.(*vsock); ok {
+		v.muted.Store(true)
+	}
+	c.drop(wsconn.StatusGoingAway, why)
 }
 
 // WriteText is called by the connection's one writer at a time.
 func (v *vsock) WriteText(msgs ...[]byte) error {
+	if v.muted.Load() {
+		return nil
+	}
 	v.buf = cluster.AppendFrames(v.buf[:0], msgs...)
 	err := v.cl.bus.NC.Publish(v.subject, v.buf)
 	if cap(v.buf) > 64<<10 {
@@ -53,6 +71,9 @@ func (v *vsock) TryWriteText(...[]byte) (bool, *wsconn.Pending, error) { return 
 func (v *vsock) Ping(context.Context) error { return nil }
 
 func (v *vsock) Close(_ wsconn.StatusCode, why string) error {
+	if v.muted.Load() {
+		return nil
+	}
 	m := &nats.Msg{Subject: v.subject, Header: nats.Header{}}
 	m.Header.Set(cluster.HOp, cluster.OpClose)
 	m.Header.Set(cluster.HWhy, why)
