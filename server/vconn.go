@@ -2,7 +2,7 @@ package server
 
 import (
 	"context"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -34,24 +34,36 @@ type vsock struct {
 	subject string // the connection's subject at its node
 	buf     []byte // the frames of the last write, reused: Publish copies them
 	// muted: nothing more goes on the subject (the connection it names is
-	// no longer this one's: retire).
-	muted atomic.Bool
+	// no longer this one's: mute). mu orders it with the writes, so that
+	// once mute returns no write is under way.
+	mu    sync.Mutex
+	muted bool
 }
 
-// retire drops a virtual conn without a word more on its subject: not the
-// messages still queued, nor the close. For a stand-in whose subject now
-// names another client's connection (a node's earlier life, a forged
-// command), whatever it would send there is someone else's view.
-func (c *conn) retire(why string) {
+// mute stops a virtual conn's socket at once: from its return, not a word
+// more goes on its subject, not the messages still queued nor the close.
+// For a stand-in whose subject now names another client's connection (a
+// node's earlier life, a forged command), whatever it would send there is
+// someone else's view.
+func (c *conn) mute() {
 	if v, ok := c.ws.(*vsock); ok {
-		v.muted.Store(true)
+		v.mu.Lock()
+		v.muted = true
+		v.mu.Unlock()
 	}
+}
+
+// retire mutes a virtual conn and drops it.
+func (c *conn) retire(why string) {
+	c.mute()
 	c.drop(wsconn.StatusGoingAway, why)
 }
 
 // WriteText is called by the connection's one writer at a time.
 func (v *vsock) WriteText(msgs ...[]byte) error {
-	if v.muted.Load() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.muted {
 		return nil
 	}
 	v.buf = cluster.AppendFrames(v.buf[:0], msgs...)
@@ -71,7 +83,9 @@ func (v *vsock) TryWriteText(...[]byte) (bool, *wsconn.Pending, error) { return 
 func (v *vsock) Ping(context.Context) error { return nil }
 
 func (v *vsock) Close(_ wsconn.StatusCode, why string) error {
-	if v.muted.Load() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.muted {
 		return nil
 	}
 	m := &nats.Msg{Subject: v.subject, Header: nats.Header{}}
