@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,9 +17,11 @@ import (
 	"testing"
 	"time"
 
-	"cardroom/cluster/clustertest"
+	"github.com/nats-io/nats.go"
 
 	"cardroom/bot"
+	"cardroom/cluster"
+	"cardroom/cluster/clustertest"
 	"cardroom/games"
 	"cardroom/protocol"
 	"cardroom/record"
@@ -535,5 +538,113 @@ func TestClusterRelayRestart(t *testing.T) {
 				metricInt(t, url1, "cardroom_cluster_remote_conns"))
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestClusterStandInReplaced: a command under a relayed connection's name
+// (node and number) with another session than the one its stand-in was
+// made with is not that connection's: the owner replaces the stand-in, and
+// nothing of the old one (alice's seat) reaches the connection's subject
+// after that; the newcomer is served as who the command says (here a
+// spectator).
+func TestClusterStandInReplaced(t *testing.T) {
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	n1 := startClusterNode(t, "n1", u, natsURL, nil)
+	alice := newSession(t, n1.url, "alice")
+	a := dial(t, n1.url, alice)
+	id := a.createTable(map[string]any{"game": "papayoo", "options": map[string]string{"rounds": "1"}, "seat": 0,
+		"bots": map[string]string{"1": "random", "2": "random", "3": "random"}})
+
+	nc, err := nats.Connect(natsURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	sub := n1.s.cl.bus.Sub
+	frames := make(chan []byte, 1024)
+	s, err := nc.Subscribe(sub.Conn("nx", 5), func(m *nats.Msg) {
+		fs, _ := cluster.Frames(m.Data)
+		for _, f := range fs {
+			frames <- f
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Unsubscribe()
+	// nx's heartbeats: a node n1 does not hear from is down, and its
+	// stand-ins with it.
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			nc.Publish(sub.Heartbeat(), cluster.AppendHeartbeat(nil, "nx", 1))
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}()
+	send := func(player, token string) {
+		cmd := cluster.AppendCommand(nil, cluster.Command{Op: cluster.OpMsg, Node: "nx", Conn: 5, Player: player, Token: token, Name: "x"},
+			[]byte(`{"type":"watch","table":"`+id+`"}`))
+		if _, err := nc.Request(sub.Table(id), cmd, 5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// seat reads the seat of the next state message for the table.
+	seat := func() int {
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case f := <-frames:
+				var m struct {
+					Type  string `json:"type"`
+					Table string `json:"table"`
+					Seat  *int   `json:"seat"`
+				}
+				if json.Unmarshal(f, &m) == nil && m.Type == "state" && m.Table == id && m.Seat != nil {
+					return *m.Seat
+				}
+			case <-deadline:
+				t.Fatal("no state for the relayed connection")
+			}
+		}
+	}
+	send(alice.Player, hashToken(alice.Token))
+	if got := seat(); got != 0 {
+		t.Fatalf("alice's stand-in got seat %d, want 0", got)
+	}
+	send("", "") // the same name, no session: a spectator
+	if got := seat(); got != -1 {
+		t.Fatalf("the newcomer got seat %d, want a spectator's view (-1)", got)
+	}
+	// Alice's seat moves on (the bots pass, she is asked again) and the
+	// old stand-in would be told: nothing of seat 0 may come now.
+	st := a.expect("state", func(m msg) bool {
+		l, _ := m["legal"].([]any)
+		return m.str("table") == id && m.num("seat") == 0 && len(l) > 0
+	})
+	a.send(map[string]any{"type": "move", "table": id, "move": st["legal"].([]any)[0], "id": "m1"})
+	a.expect("ack", func(m msg) bool { return m.str("id") == "m1" })
+	quiet := time.After(time.Second)
+	for {
+		select {
+		case f := <-frames:
+			var m struct {
+				Seat *int `json:"seat"`
+			}
+			if json.Unmarshal(f, &m) == nil && m.Seat != nil && *m.Seat == 0 {
+				t.Fatalf("the replaced stand-in still wrote alice's seat: %.200s", f)
+			}
+		case <-quiet:
+			if n := metricInt(t, n1.url, "cardroom_cluster_remote_conns"); n != 1 {
+				t.Errorf("node 1 serves %d stand-ins for nx's connection 5, want 1", n)
+			}
+			return
+		}
 	}
 }
