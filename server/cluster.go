@@ -769,8 +769,8 @@ func (cl *clusterNode) command(m *nats.Msg) {
 		// another life of the node, or forged). The old stand-in goes, so
 		// nothing of it reaches this command's client.
 		delete(cl.vconns, k)
-		v.mute()
-		go v.retire("its connection was replaced")
+		v.mute() // now: nothing more of it reaches the subject
+		go v.drop(wsconn.StatusGoingAway, "its connection was replaced")
 		v = nil
 	}
 	if v == nil {

@@ -157,6 +157,11 @@ func clearDeadlines(w http.ResponseWriter) {
 // client's as clientAddr found it behind a trusted proxy.
 func addrKey(remote string) string {
 	a, ok := parseHostAddr(remote)
+	return addrKeyOf(remote, a, ok)
+}
+
+// addrKeyOf is addrKey of remote read as a (ok: it is an IP address).
+func addrKeyOf(remote string, a netip.Addr, ok bool) string {
 	if !ok {
 		return remote // not an IP (a pipe, a test): one key per string
 	}
@@ -167,26 +172,26 @@ func addrKey(remote string) string {
 	return a.String()
 }
 
+// addrKeys is addrKey of remote and its wider network's key: the /48 of an
+// IPv6 address, "" for anything else.
+func addrKeys(remote string) (addr, net string) {
+	a, ok := parseHostAddr(remote)
+	if ok && a.Is6() {
+		p, _ := a.Prefix(48)
+		net = p.String()
+	}
+	return addrKeyOf(remote, a, ok), net
+}
+
 // netShare is how many addresses' quota the wider network of an IPv6
 // address (its /48) gets in the per-address quotas of lasting things
 // (addrLimiter).
 const netShare = 16
 
-// netKey is the key of a client address's wider network: the /48 of an
-// IPv6 address, "" for IPv4 and anything else (a /24 of IPv4 holds many
-// unrelated people; an IPv4 address is scarce enough to key alone).
-func netKey(remote string) string {
-	a, ok := parseHostAddr(remote)
-	if !ok || !a.Is6() {
-		return ""
-	}
-	p, _ := a.Prefix(48)
-	return p.String()
-}
-
 // addrLimiter is a quota per client address (addrKey: an IPv4 address or
-// an IPv6 /64) with, for IPv6, a second bucket per /48 of netShare times
-// the quota. A /48 is 65,536 /64s and anyone can have one (tunnel brokers
+// an IPv6 /64) with, for IPv6, a second bucket per /48 (the net key of
+// addrKeys; none for IPv4: a /24 holds many unrelated people) of netShare
+// times the quota. A /48 is 65,536 /64s and anyone can have one (tunnel brokers
 // give them away), so without the wider bucket its holder would have
 // 65,536 fresh quotas of sessions, accounts and tournaments; with it, 16.
 type addrLimiter struct{ addr, net *limiter }
@@ -198,13 +203,13 @@ func newAddrLimiter(rate, burst float64) *addrLimiter {
 // allow takes one token from remote's address and, for IPv6, from its
 // /48, or none when either has none (then how long until the next).
 func (l *addrLimiter) allow(remote string) (bool, time.Duration) {
-	nk := netKey(remote)
+	ak, nk := addrKeys(remote)
 	if nk != "" {
 		if ok, retry := l.net.allow(nk); !ok {
 			return false, retry
 		}
 	}
-	ok, retry := l.addr.allow(addrKey(remote))
+	ok, retry := l.addr.allow(ak)
 	if !ok && nk != "" {
 		l.net.refund(nk)
 	}
@@ -213,8 +218,9 @@ func (l *addrLimiter) allow(remote string) (bool, time.Duration) {
 
 // refund gives back a token allow took.
 func (l *addrLimiter) refund(remote string) {
-	l.addr.refund(addrKey(remote))
-	if nk := netKey(remote); nk != "" {
+	ak, nk := addrKeys(remote)
+	l.addr.refund(ak)
+	if nk != "" {
 		l.net.refund(nk)
 	}
 }

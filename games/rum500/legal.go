@@ -218,18 +218,24 @@ func genMeldsJokers(buf []game.Move, tmpl game.Move, avail game.Mask, jk int, re
 		}
 	}
 	// Runs.
+	reqPos := runPositions(req)
 	for st := sLo; st <= sHi; st++ {
-		pos := suitPositions(avail, st)
-		var reqPos uint32
-		if req >= 0 {
-			reqPos = 1 << uint(req%13)
-			if req%13 == 0 {
-				reqPos |= 1 << 13
-			}
-		}
-		buf = jokerRuns(buf, tmpl, pos, uint8(st), reqPos, maxSize, 2, jk)
+		buf = jokerRuns(buf, tmpl, suitPositions(avail, st), uint8(st), reqPos, maxSize, 2, jk)
 	}
 	return buf
+}
+
+// runPositions is the run positions (0 a low ace … 13 a high ace) face req
+// can take, both ends for an ace; 0 when req < 0 (no card required).
+func runPositions(req int) uint32 {
+	if req < 0 {
+		return 0
+	}
+	p := uint32(1) << uint(req%13)
+	if req%13 == 0 {
+		p |= 1 << 13
+	}
+	return p
 }
 
 // jokerSubsets appends the runs of window w whose jokers stand for the
@@ -291,10 +297,7 @@ func genMelds01(buf []game.Move, tmpl game.Move, avail game.Mask, jk int, req in
 		rankSel = 1 << uint(req%13)
 		sLo, sHi = req/13, req/13
 		reqSuit = 1 << uint(req/13)
-		reqPos = 1 << uint(req%13)
-		if req%13 == 0 {
-			reqPos |= 1 << 13
-		}
+		reqPos = runPositions(req)
 	}
 	// Sets: ranks held in at least 3 suits (2 with a joker).
 	three := (a&b&(c|d) | (a|b)&c&d) & rankSel
@@ -338,6 +341,7 @@ func genMelds01(buf []game.Move, tmpl game.Move, avail game.Mask, jk int, req in
 		}
 	}
 	// Runs.
+	jokerReq := runPositions(req) // 0: none, where reqPos holds every position
 	for st := sLo; st <= sHi; st++ {
 		pos := suitPositions(avail, st)
 		if !wantJoker {
@@ -346,11 +350,7 @@ func genMelds01(buf []game.Move, tmpl game.Move, avail game.Mask, jk int, req in
 			}
 		}
 		if jk > 0 && bits.OnesCount32(pos) >= 2 {
-			rp := reqPos // all positions: no requirement
-			if req < 0 {
-				rp = 0
-			}
-			buf = jokerRuns(buf, tmpl, pos, uint8(st), rp, maxSize, 1, 1)
+			buf = jokerRuns(buf, tmpl, pos, uint8(st), jokerReq, maxSize, 1, 1)
 		}
 	}
 	return buf
