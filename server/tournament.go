@@ -43,6 +43,13 @@ type TournamentConfig struct {
 	// PerPlayer bounds the unfinished tournaments one player created
 	// (-tournaments-per-player; default 3).
 	PerPlayer int
+	// PerCreatorAddress bounds the unfinished tournaments created from one
+	// network address (the per-address limits' key) (-tournaments-per-ip;
+	// default 3, negative: no bound). Guest sessions are cheap, so without
+	// it the room's MaxOpen falls to a few addresses: a tournament one
+	// entrant leaves alone holds its slot to its last deadline (up to 12
+	// deals of 7 days).
+	PerCreatorAddress int
 	// MaxEntrants bounds a tournament's entrants (-tournament-entrants;
 	// default 32, at most tournament.MaxEntrants).
 	MaxEntrants int
@@ -77,9 +84,11 @@ type tournaments struct {
 	entries atomic.Int64
 	deals   atomic.Int64
 	refused atomic.Int64
-	// sameAddress counts entries refused by PerAddress.
-	sameAddress atomic.Int64
-	unfinished  atomic.Int64 // as of the last listing
+	// sameAddress counts entries refused by PerAddress, addressLimited
+	// tournaments refused by PerCreatorAddress.
+	sameAddress    atomic.Int64
+	addressLimited atomic.Int64
+	unfinished     atomic.Int64 // as of the last listing
 
 	listMu   sync.Mutex // the cached answer of GET /api/tournaments
 	listAt   time.Time
@@ -103,6 +112,9 @@ func newTournaments(cfg TournamentConfig) *tournaments {
 	if cfg.PerAddress == 0 {
 		cfg.PerAddress = 1
 	}
+	if cfg.PerCreatorAddress == 0 {
+		cfg.PerCreatorAddress = 3
+	}
 	return &tournaments{cfg: cfg}
 }
 
@@ -123,6 +135,7 @@ func (s *Server) tournamentMetrics(metric func(name, typ, help string, v any)) {
 	metric("cardroom_tournament_deals_total", "counter", "Tournament deals started (one table each).", tr.deals.Load())
 	metric("cardroom_tournament_refusals_total", "counter", "Tournaments, entries and deals refused by a bound.", tr.refused.Load())
 	metric("cardroom_tournament_same_address_total", "counter", "Tournament entries refused because the tournament had its entries from that address (-tournament-entries-per-ip).", tr.sameAddress.Load())
+	metric("cardroom_tournament_address_limited_total", "counter", "Tournaments refused because their creator's address had its unfinished tournaments (-tournaments-per-ip).", tr.addressLimited.Load())
 }
 
 // tournamentStore is the store's Tournaments; without one the endpoints
@@ -233,10 +246,13 @@ func (s *Server) createTournament(ctx context.Context, ts store.Tournaments, ses
 	if err != nil {
 		return store.Tournament{}, err
 	}
-	mine := 0
+	mine, fromAddr := 0, 0
 	for _, o := range open {
 		if o.Owner == sess.Player {
 			mine++
+		}
+		if o.OwnerOrigin != "" && o.OwnerOrigin == ownerOrigin(o.ID, addr) {
+			fromAddr++
 		}
 	}
 	if len(open) >= s.tour.cfg.MaxOpen {
@@ -247,11 +263,20 @@ func (s *Server) createTournament(ctx context.Context, ts store.Tournaments, ses
 		s.tour.refused.Add(1)
 		return store.Tournament{}, s.quotaErr("you have created %d tournaments still under way (the limit): wait for one to end", mine)
 	}
+	// Counted here, not in the store's transaction (the digests are salted
+	// per tournament): two creations at the same moment on two nodes of a
+	// cluster may pass it by one, which the daily quota bounds.
+	if limit := s.tour.cfg.PerCreatorAddress; limit > 0 && fromAddr >= limit {
+		s.tour.refused.Add(1)
+		s.tour.addressLimited.Add(1)
+		return store.Tournament{}, s.quotaErr("%d tournaments created from your network address are still under way (the limit): wait for one to end", fromAddr)
+	}
 	t := store.Tournament{
 		ID: randomID("tn_", 6), Game: req.Game, Options: g.options.String(), Deals: req.Deals, BotLevel: level, Seed: s.seed(),
 		Owner: sess.Player, OwnerName: sess.Name, StartAt: startAt, MaxEntrants: req.MaxEntrants, DealTime: dealTime,
 		Created: now.Truncate(time.Millisecond), Status: tournament.Open,
 	}
+	t.OwnerOrigin = ownerOrigin(t.ID, addr)
 	if err := ts.CreateTournament(ctx, t, s.tour.cfg.MaxOpen, s.tour.cfg.PerPlayer); err != nil {
 		return store.Tournament{}, s.storeRefusal(err, store.ErrTournamentLimit, tErr(protocol.Busy, "the tournament limit was reached meanwhile: retry later"), "the tournament")
 	}
@@ -495,10 +520,21 @@ func (s *Server) joinTournament(ctx context.Context, ts store.Tournaments, t sto
 // and one tournament's origins cannot be matched with another's. "" (no
 // address known) is none.
 func entryOrigin(tournamentID, addr string) string {
+	return addrDigest("entry", tournamentID, addr)
+}
+
+// ownerOrigin is the Tournament.OwnerOrigin of a tournament created from
+// address addr, salted as entryOrigin (and apart from it).
+func ownerOrigin(tournamentID, addr string) string {
+	return addrDigest("owner", tournamentID, addr)
+}
+
+// addrDigest is an origin digest of kind kind: "" for no address.
+func addrDigest(kind, tournamentID, addr string) string {
 	if addr == "" {
 		return ""
 	}
-	h := sha256.Sum256([]byte("cardroom tournament entry\x00" + tournamentID + "\x00" + addr))
+	h := sha256.Sum256([]byte("cardroom tournament " + kind + "\x00" + tournamentID + "\x00" + addr))
 	return fmt.Sprintf("%x", h[:16])
 }
 

@@ -18,12 +18,16 @@ import (
 
 // tournamentServer is a room whose bots move at once. Every test player
 // is at the loopback address, so its tournaments take any number of
-// entries from one address unless tc says otherwise
-// (TestTournamentOneEntryPerAddress tests that bound); loopback is a
+// entries from one address, and it any number of tournaments created from
+// one, unless tc says otherwise (TestTournamentOneEntryPerAddress and
+// TestTournamentsPerAddress test those bounds); loopback is a
 // trusted proxy, so a test can stand for other addresses (httpJSONFrom).
 func tournamentServer(t *testing.T, dir string, tc TournamentConfig) *testServer {
 	if tc.PerAddress == 0 {
 		tc.PerAddress = -1
+	}
+	if tc.PerCreatorAddress == 0 {
+		tc.PerCreatorAddress = -1
 	}
 	loopback, _ := ParseTrustedProxies("127.0.0.1/32,::1/128")
 	return startServerCfg(t, dir, Config{Rate: 10000, Burst: 10000, Table: table.Config{BotDelay: time.Millisecond}, Tournaments: tc, TrustedProxies: loopback})
@@ -104,6 +108,72 @@ func TestTournamentOneEntryPerAddress(t *testing.T) {
 				t.Errorf("the tournament's page names an origin or an address: %s", page)
 			}
 		})
+	}
+}
+
+// TestTournamentsPerAddress: the room takes as many unfinished tournaments
+// created from one address (an IPv4 address, an IPv6 /64) as
+// -tournaments-per-ip (default 3), whoever created them, refuses the next
+// (429 rate_limited, counted), and a tournament that ended no longer
+// counts; the tournament's page names no origin.
+func TestTournamentsPerAddress(t *testing.T) {
+	needGame(t, "papayoo")
+	if n := newTournaments(TournamentConfig{}).cfg.PerCreatorAddress; n != 3 {
+		t.Fatalf("the default unfinished tournaments per address: %d, want 3", n)
+	}
+	ts := tournamentServer(t, t.TempDir(), TournamentConfig{PerCreatorAddress: 2, PerPlayer: 5})
+	sess := map[string]session{}
+	for _, n := range []string{"alice", "bob", "carol"} {
+		sess[n] = newSession(t, ts.url, n)
+	}
+	// Solo tournaments: each is full, and running, as it is created.
+	req := protocol.TournamentCreate{Game: "papayoo", Options: map[string]string{"players": "3"}, Deals: 1, MaxEntrants: 1, DealMinutes: 30}
+	var ids []string
+	for _, c := range []struct {
+		who, from string
+		code      protocol.Code // "": created
+	}{
+		{"alice", "198.51.100.1", ""},
+		{"bob", "198.51.100.1", ""}, // another player, the same address
+		{"carol", "198.51.100.1", protocol.RateLimited},
+		{"alice", "198.51.100.1", protocol.RateLimited},
+		{"carol", "198.51.100.2", ""},
+		{"carol", "2001:db8:1:2::5", ""},
+		{"carol", "2001:db8:1:2::6", ""}, // the same /64: its second
+		{"bob", "2001:db8:1:2::7", protocol.RateLimited},
+		{"bob", "2001:db8:1:3::7", ""},
+	} {
+		var body string
+		code := httpJSONFrom(t, c.from, "POST", ts.url+"/api/tournaments", sess[c.who].Token, req, &body)
+		var e protocol.ErrorBody
+		json.Unmarshal([]byte(body), &e)
+		if code != c.code.HTTPStatus() && !(c.code == "" && code == 200) || e.Error.Code != c.code {
+			t.Fatalf("%s creates from %s: %d %s, want %q", c.who, c.from, code, body, c.code)
+		}
+		if c.code == "" {
+			var got protocol.Tournament
+			if err := json.Unmarshal([]byte(body), &got); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, got.ID)
+			if o := ownerOrigin(got.ID, addrKey(c.from)); strings.Contains(body, o) || strings.Contains(body, "198.51.100") || strings.Contains(body, "2001:db8") {
+				t.Errorf("the tournament's page names an origin or an address: %s", body)
+			}
+		}
+	}
+	if n := metricInt(t, ts.url, "cardroom_tournament_address_limited_total"); n != 3 {
+		t.Errorf("cardroom_tournament_address_limited_total = %d, want 3", n)
+	}
+	// Once one of the address's tournaments has ended, it takes another.
+	st := ts.s.store.(store.Tournaments)
+	if ok, err := st.SetTournamentStatus(context.Background(), ids[0], tournament.Running, tournament.Finished, time.Now()); !ok || err != nil {
+		t.Fatalf("finishing %s: %v %v", ids[0], ok, err)
+	}
+	if got, err := st.Tournament(context.Background(), ids[0]); err != nil || got.OwnerOrigin != "" {
+		t.Errorf("a finished tournament keeps its owner's origin %q (%v)", got.OwnerOrigin, err)
+	}
+	if code := httpJSONFrom(t, "198.51.100.1", "POST", ts.url+"/api/tournaments", sess["carol"].Token, req, nil); code != 200 {
+		t.Errorf("after one ended, a creation from its address: %d, want 200", code)
 	}
 }
 

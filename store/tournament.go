@@ -26,14 +26,20 @@ var ErrSameOrigin = errors.New("the tournament has its entries from this origin"
 // Tournament is a duplicate tournament's settings and state
 // (docs/tournaments.md); its entrants are in join order.
 type Tournament struct {
-	ID          string
-	Game        string
-	Options     string // game.Options.String(), every deal's
-	Deals       int
-	BotLevel    string
-	Seed        uint64 // the deals' seeds derive from it; never sent to a client
-	Owner       string
-	OwnerName   string
+	ID        string
+	Game      string
+	Options   string // game.Options.String(), every deal's
+	Deals     int
+	BotLevel  string
+	Seed      uint64 // the deals' seeds derive from it; never sent to a client
+	Owner     string
+	OwnerName string
+	// OwnerOrigin is an opaque digest of where the tournament was created
+	// from (the server salts its creator's address with the tournament's
+	// id, as Entrant.Origin), kept only while the tournament is unfinished
+	// and never sent to a client, so a room can bound the unfinished
+	// tournaments one address created; "" is none.
+	OwnerOrigin string
 	StartAt     time.Time // zero: starts when MaxEntrants have joined
 	MaxEntrants int
 	DealTime    time.Duration // the deadline per deal
@@ -93,7 +99,8 @@ type Tournaments interface {
 	// SetTournamentStatus changes a tournament's status and start time,
 	// only from status from (a status moves one way: open, running,
 	// finished); it reports whether it changed anything. Leaving "open"
-	// forgets the entrants' origins (Entrant.Origin): no entry can follow.
+	// forgets the entrants' origins (Entrant.Origin): no entry can follow;
+	// finishing (or cancelling) forgets the owner's (OwnerOrigin).
 	SetTournamentStatus(ctx context.Context, id, from, to string, started time.Time) (bool, error)
 	// AddTournamentGame records an entrant's table for a deal;
 	// ErrConflict if the entrant has one for that deal already.
@@ -257,6 +264,9 @@ func (m *Memory) SetTournamentStatus(_ context.Context, id, from, to string, sta
 		for i := range t.Entrants {
 			t.Entrants[i].Origin = ""
 		}
+	}
+	if !tournament.IsUnfinished(to) {
+		t.OwnerOrigin = ""
 	}
 	return true, nil
 }

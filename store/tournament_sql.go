@@ -101,7 +101,7 @@ func (p *Postgres) SettleTournamentGame(ctx context.Context, g TournamentGame) e
 
 // ---- the SQL ----
 
-const tournamentCols = `id, game, options, deals, bot_level, seed, owner, owner_name, start_at, max_entrants, deal_ms, created, started, status`
+const tournamentCols = `id, game, options, deals, bot_level, seed, owner, owner_name, start_at, max_entrants, deal_ms, created, started, status, owner_origin`
 
 func (s sqlStore) createTournament(ctx context.Context, t Tournament, maxOpen, maxPerOwner int) error {
 	if err := checkTournament(t); err != nil {
@@ -120,9 +120,9 @@ func (s sqlStore) createTournament(ctx context.Context, t Tournament, maxOpen, m
 	if open >= maxOpen || mine >= maxPerOwner {
 		return ErrTournamentLimit
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO tournaments(`+tournamentCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+	_, err = tx.ExecContext(ctx, `INSERT INTO tournaments(`+tournamentCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
 		t.ID, t.Game, t.Options, t.Deals, t.BotLevel, int64(t.Seed), t.Owner, t.OwnerName, ms(t.StartAt), t.MaxEntrants,
-		t.DealTime.Milliseconds(), t.Created.UnixMilli(), ms(t.Started), t.Status)
+		t.DealTime.Milliseconds(), t.Created.UnixMilli(), ms(t.Started), t.Status, t.OwnerOrigin)
 	if isUnique(err) {
 		return ErrConflict
 	}
@@ -137,7 +137,7 @@ func scanTournament(sc interface{ Scan(...any) error }) (Tournament, error) {
 	var t Tournament
 	var seed, startAt, dealMS, created, started int64
 	err := sc.Scan(&t.ID, &t.Game, &t.Options, &t.Deals, &t.BotLevel, &seed, &t.Owner, &t.OwnerName, &startAt, &t.MaxEntrants,
-		&dealMS, &created, &started, &t.Status)
+		&dealMS, &created, &started, &t.Status, &t.OwnerOrigin)
 	t.Seed, t.DealTime, t.Created = uint64(seed), time.Duration(dealMS)*time.Millisecond, time.UnixMilli(created).UTC()
 	t.StartAt, t.Started = unms(startAt), unms(started)
 	return t, err
@@ -266,6 +266,9 @@ func (s sqlStore) setTournamentStatus(ctx context.Context, id, from, to string, 
 	n, err := res.RowsAffected()
 	if err == nil && n > 0 && to != "open" {
 		_, err = tx.ExecContext(ctx, `UPDATE tournament_entrants SET origin = '' WHERE tournament = $1`, id)
+	}
+	if err == nil && n > 0 && to != "open" && to != "running" {
+		_, err = tx.ExecContext(ctx, `UPDATE tournaments SET owner_origin = '' WHERE id = $1`, id)
 	}
 	if err == nil {
 		err = tx.Commit()

@@ -36,8 +36,8 @@ func TestTournaments(t *testing.T) {
 	}
 	defer again.Close()
 	got, err := again.Tournament(context.Background(), "tn_a")
-	if err != nil || got.Status != tournament.Running || len(got.Entrants) != 2 {
-		t.Errorf("after a restart: %+v %v; want the running tournament with its 2 entrants", got, err)
+	if err != nil || got.Status != tournament.Finished || len(got.Entrants) != 2 {
+		t.Errorf("after a restart: %+v %v; want the finished tournament with its 2 entrants", got, err)
 	}
 	if g, err := again.TournamentGames(context.Background(), "tn_a"); err != nil || len(g) != 2 || !g[0].Settled || g[0].Points != 7 {
 		t.Errorf("after a restart the games are %+v %v", g, err)
@@ -48,7 +48,7 @@ func testTournaments(t *testing.T, st Tournaments) {
 	ctx := context.Background()
 	at := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	a := Tournament{ID: "tn_a", Game: "papayoo", Options: "players=4 rounds=1", Deals: 3, BotLevel: "medium", Seed: 1<<63 + 9,
-		Owner: "p1", OwnerName: "alice", MaxEntrants: 2, DealTime: time.Hour, Created: at, Status: tournament.Open}
+		Owner: "p1", OwnerName: "alice", OwnerOrigin: "oa", MaxEntrants: 2, DealTime: time.Hour, Created: at, Status: tournament.Open}
 	if err := st.CreateTournament(ctx, a, 10, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func testTournaments(t *testing.T, st Tournaments) {
 		t.Fatalf("list = %+v %v; want tn_b then tn_a", list, err)
 	}
 	if got := list[0]; got.Seed != a.Seed || !got.StartAt.Equal(b.StartAt) || got.DealTime != time.Hour || got.Options != a.Options ||
-		got.MaxEntrants != 2 || got.OwnerName != "alice" || !got.Started.IsZero() || !got.Created.Equal(b.Created) {
+		got.MaxEntrants != 2 || got.OwnerName != "alice" || got.OwnerOrigin != "oa" || !got.Started.IsZero() || !got.Created.Equal(b.Created) {
 		t.Errorf("tn_b read back as %+v", got)
 	}
 	for i, tc := range []struct {
@@ -137,7 +137,7 @@ func testTournaments(t *testing.T, st Tournaments) {
 		t.Errorf("join of a running tournament: %v, want ErrTournamentFull", err)
 	}
 	got, err := st.Tournament(ctx, "tn_a")
-	if err != nil || got.Status != tournament.Running || !got.Started.Equal(started) || len(got.Entrants) != 2 ||
+	if err != nil || got.Status != tournament.Running || !got.Started.Equal(started) || len(got.Entrants) != 2 || got.OwnerOrigin != "oa" ||
 		got.Entrants[0].Player != "p1" || got.Entrants[1].Name != "p2-name" || !got.Entrants[1].Joined.Equal(at.Add(2*time.Second)) {
 		t.Errorf("tn_a = %+v %v", got, err)
 	}
@@ -167,6 +167,14 @@ func testTournaments(t *testing.T, st Tournaments) {
 	}
 	if g := gs[1]; g.Player != "p2" || g.Table != "t_2" || g.Settled || g.Done {
 		t.Errorf("p2's game = %+v, want unsettled", g)
+	}
+	// The owner's origin is kept while the tournament is unfinished (above:
+	// open, then running), forgotten when it ends.
+	if ok, err := st.SetTournamentStatus(ctx, "tn_a", tournament.Running, tournament.Finished, started); !ok || err != nil {
+		t.Fatalf("finish: %v %v", ok, err)
+	}
+	if got, err := st.Tournament(ctx, "tn_a"); err != nil || got.Status != tournament.Finished || got.OwnerOrigin != "" {
+		t.Errorf("tn_a once finished: status %q, owner's origin %q (%v); want it forgotten", got.Status, got.OwnerOrigin, err)
 	}
 	if err := st.CreateTournament(ctx, Tournament{ID: "tn_bad"}, 10, 10); err == nil {
 		t.Errorf("a tournament without its fields was stored")

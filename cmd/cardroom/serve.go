@@ -105,6 +105,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	tournEntrants := fs.Int("tournament-entrants", 32, "entrants a tournament may have, 1 to 64")
 	tournFill := fs.Duration("tournament-fill-ttl", 24*time.Hour, "how long a tournament that starts when full waits for its entrants")
 	tournPerIP := fs.Int("tournament-entries-per-ip", 1, "entrants a tournament takes from one address (every entrant plays the same cards); 0: no limit")
+	tournCreatedPerIP := fs.Int("tournaments-per-ip", 3, "open or running tournaments created from one address; 0: no limit")
 	openTTL := fs.Duration("open-ttl", 30*time.Minute, "an open table nobody seated is connected to closes after this; 0: never")
 	pausedTTL := fs.Duration("paused-ttl", 2*time.Hour, "a game paused because every human left ends after this; 0: never")
 	busyTimeout := fs.Duration("busy-timeout", 5*time.Second, "how long a database write waits for a lock held by another process before the step is refused")
@@ -234,7 +235,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		PublicURL: pub, TrustedProxies: proxies, Analysis: server.AnalysisConfig{Off: !*analysisOn, Budget: *analysisBudget, Queue: *analysisQueue},
 		Chat: server.ChatConfig{PerMinute: offIfZero(*chatPer), Burst: *chatBurst, History: *chatHistory, ReportsPerIPPerDay: offIfZero(*reportsPerIP)},
 		Tournaments: server.TournamentConfig{MaxOpen: *maxTourn, PerPlayer: *tournPer,
-			MaxEntrants: *tournEntrants, FillTTL: *tournFill, PerAddress: offIfZero(*tournPerIP)},
+			MaxEntrants: *tournEntrants, FillTTL: *tournFill, PerAddress: offIfZero(*tournPerIP),
+			PerCreatorAddress: offIfZero(*tournCreatedPerIP)},
 		Accounts: server.AccountsConfig{HashConcurrency: *hashConc, HashMemoryKiB: uint32(min(*hashMem, 1<<20)), HashTime: uint32(min(*hashTime, 16)),
 			LoginFailuresPerAccount: offIfZero(*failAcct), LoginFailuresPerIP: offIfZero(*failIP), SessionsPerAccount: offIfZero(*sessPerAcct)},
 		Bots:  server.BotConfig{TokensPerAccount: offIfZero(*botTokens), MaxBotAccounts: offIfZero(*maxBotAccts)},
