@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cardroom/server/wsconn"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -187,6 +188,39 @@ loop:
 	}
 	if pongs < 40 || limited == 0 {
 		t.Errorf("pongs %d (want ≥ burst 40), rate_limited %d (want > 0); close: %v", pongs, limited, c.readErr)
+	}
+	other := dial(t, ts.url, newSession(t, ts.url, "calm"))
+	other.send(map[string]any{"type": "ping"})
+	other.expect("pong", nil)
+}
+
+// TestControlFrameFlood: a socket that sends WebSocket pings faster than
+// wsconn.MaxControlPerSecond (each costs the server a pong's write, and the
+// message rate does not see them) is closed with 1008 and counted in
+// cardroom_rate_disconnects_total; others are unaffected.
+func TestControlFrameFlood(t *testing.T) {
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 20, Burst: 40})
+	c := dial(t, ts.url, newSession(t, ts.url, "pinger"))
+	var err error
+	for i := 0; i < 2*wsconn.MaxControlPerSecond+1 && err == nil; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		err = c.ws.Ping(ctx)
+		cancel()
+	}
+	if err == nil {
+		t.Fatalf("%d pings answered", 2*wsconn.MaxControlPerSecond+1)
+	}
+	<-c.done
+	if got := websocket.CloseStatus(c.readErr); got != websocket.StatusPolicyViolation {
+		t.Errorf("closed with %v (%v), want 1008", got, c.readErr)
+	}
+	// Counted once the server's reader has returned, just after the close.
+	n := 0
+	for end := time.Now().Add(5 * time.Second); n == 0 && time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		n = metricInt(t, ts.url, "cardroom_rate_disconnects_total")
+	}
+	if n != 1 {
+		t.Errorf("cardroom_rate_disconnects_total = %d, want 1", n)
 	}
 	other := dial(t, ts.url, newSession(t, ts.url, "calm"))
 	other.send(map[string]any{"type": "ping"})

@@ -666,9 +666,13 @@ func (c *conn) read(ws *wsconn.Conn) {
 	// goroutines with the average stack its collections find in use,
 	// rounded up to a power of two, so with thousands of readers waiting
 	// their depth also decides whether that is 2 or 4 KiB.
-	if ws.Wait() == nil && c.readNext(ws) {
+	err := ws.Wait()
+	if err == nil && c.readNext(ws) {
 		go c.read(ws)
 		return
+	}
+	if wsconn.IsFlood(err) {
+		c.s.rateKicks.Add(1)
 	}
 	c.end()
 }
@@ -678,6 +682,9 @@ func (c *conn) read(ws *wsconn.Conn) {
 func (c *conn) readNext(ws *wsconn.Conn) bool {
 	typ, err := ws.Next()
 	if err != nil {
+		if wsconn.IsFlood(err) {
+			c.s.rateKicks.Add(1)
+		}
 		return false
 	}
 	growStack()
@@ -726,6 +733,9 @@ func (c *conn) readOne(ctx context.Context, ws *wsconn.Conn, typ wsconn.MessageT
 	// What does not fit in buf (over MaxMessage) is read and dropped.
 	n, _, err := ws.ReadMessage(buf)
 	if err != nil {
+		if wsconn.IsFlood(err) {
+			c.s.rateKicks.Add(1)
+		}
 		return false
 	}
 	select {

@@ -95,11 +95,34 @@ var ErrClosed = errors.New("websocket: connection closed")
 // protocolError is a peer's violation of RFC 6455: the connection is
 // failed with the code.
 type protocolError struct {
-	code StatusCode
-	msg  string
+	code  StatusCode
+	msg   string
+	flood bool // over a frame bound (IsFlood)
 }
 
 func (e *protocolError) Error() string { return "websocket: " + e.msg }
+
+// IsFlood reports whether err failed a connection for sending frames
+// faster than its bounds (MaxControlPerSecond, MaxFragments): the server
+// counts it as a flood, not as a broken client.
+func IsFlood(err error) bool {
+	var pe *protocolError
+	return errors.As(err, &pe) && pe.flood
+}
+
+// The bounds on frames that carry no message of their own, so that no
+// peer makes the server work for free: data messages are charged by the
+// server's per-socket rate, but a ping costs a pong's write, and empty
+// continuation frames cost a read each. A browser sends neither pings nor
+// fragments; MaxControlPerSecond leaves room for pongs to every ping
+// (one a minute) and a client library's keep-alive.
+const (
+	// MaxControlPerSecond bounds the control frames (ping, pong) a peer
+	// sends in a second of the clock; past it the connection fails (1008).
+	MaxControlPerSecond = 10
+	// MaxFragments bounds the frames of one data message (1008 past it).
+	MaxFragments = 64
+)
 
 // The opcodes.
 const (
@@ -146,6 +169,9 @@ type Conn struct {
 	maskPos   int         // position in the key
 	typ       MessageType // the current message's type
 	hdr       [14]byte
+	frags     int32 // the current message's frames so far
+	ctlN      int32 // control frames in the clock second ctlSec
+	ctlSec    int64
 
 	wmu       sync.Mutex // orders writes
 	closeSent bool       // under wmu
@@ -339,13 +365,13 @@ func (c *Conn) Next() (MessageType, error) {
 		}
 		switch op {
 		case opText, opBinary:
-			c.inMessage, c.final, c.typ, c.total = true, fin, MessageType(op), c.left
+			c.inMessage, c.final, c.typ, c.total, c.frags = true, fin, MessageType(op), c.left, 1
 			if c.total > c.limit {
-				return 0, c.fail(&protocolError{StatusMessageTooBig, fmt.Sprintf("message over %d bytes", c.limit)})
+				return 0, c.fail(&protocolError{code: StatusMessageTooBig, msg: fmt.Sprintf("message over %d bytes", c.limit)})
 			}
 			return c.typ, nil
 		case opContinuation:
-			return 0, c.fail(&protocolError{StatusProtocolError, "continuation frame outside a message"})
+			return 0, c.fail(&protocolError{code: StatusProtocolError, msg: "continuation frame outside a message"})
 		}
 		if err := c.control(op); err != nil {
 			return 0, err
@@ -422,10 +448,13 @@ func (c *Conn) read(p []byte, skip bool) (int, error) {
 			c.final = fin
 			c.total += c.left
 			if c.total > c.limit {
-				return 0, c.fail(&protocolError{StatusMessageTooBig, fmt.Sprintf("message over %d bytes", c.limit)})
+				return 0, c.fail(&protocolError{code: StatusMessageTooBig, msg: fmt.Sprintf("message over %d bytes", c.limit)})
+			}
+			if c.frags++; c.frags > MaxFragments {
+				return 0, c.fail(&protocolError{code: StatusPolicyViolation, msg: fmt.Sprintf("a message in more than %d frames", MaxFragments), flood: true})
 			}
 		case opText, opBinary:
-			return 0, c.fail(&protocolError{StatusProtocolError, "a new message inside a fragmented one"})
+			return 0, c.fail(&protocolError{code: StatusProtocolError, msg: "a new message inside a fragmented one"})
 		default:
 			if err := c.control(op); err != nil {
 				return 0, err
@@ -479,7 +508,7 @@ func (c *Conn) ReadMessage(buf []byte) (n int, over bool, err error) {
 
 func (c *Conn) checkText(b []byte) error {
 	if c.typ == Text && !utf8.Valid(b) {
-		return c.fail(&protocolError{StatusInvalidData, "text message is not UTF-8"})
+		return c.fail(&protocolError{code: StatusInvalidData, msg: "text message is not UTF-8"})
 	}
 	return nil
 }
@@ -501,15 +530,15 @@ func (c *Conn) frame() (op byte, fin bool, err error) {
 	}
 	fin, op = h[0]&0x80 != 0, h[0]&0x0f
 	if h[0]&0x70 != 0 {
-		return 0, false, &protocolError{StatusProtocolError, "reserved bits set (no extension was agreed)"}
+		return 0, false, &protocolError{code: StatusProtocolError, msg: "reserved bits set (no extension was agreed)"}
 	}
 	switch op {
 	case opContinuation, opText, opBinary, opClose, opPing, opPong:
 	default:
-		return 0, false, &protocolError{StatusProtocolError, fmt.Sprintf("unknown opcode %d", op)}
+		return 0, false, &protocolError{code: StatusProtocolError, msg: fmt.Sprintf("unknown opcode %d", op)}
 	}
 	if h[1]&0x80 == 0 {
-		return 0, false, &protocolError{StatusProtocolError, "a client frame must be masked"}
+		return 0, false, &protocolError{code: StatusProtocolError, msg: "a client frame must be masked"}
 	}
 	n := int64(h[1] & 0x7f)
 	switch n {
@@ -524,12 +553,12 @@ func (c *Conn) frame() (op byte, fin bool, err error) {
 		}
 		u := binary.BigEndian.Uint64(c.hdr[2:10])
 		if u>>63 != 0 {
-			return 0, false, &protocolError{StatusProtocolError, "frame length has its top bit set"}
+			return 0, false, &protocolError{code: StatusProtocolError, msg: "frame length has its top bit set"}
 		}
 		n = int64(u)
 	}
 	if op >= opClose && (!fin || n > 125) {
-		return 0, false, &protocolError{StatusProtocolError, "control frames must be whole and at most 125 bytes"}
+		return 0, false, &protocolError{code: StatusProtocolError, msg: "control frames must be whole and at most 125 bytes"}
 	}
 	if _, err := io.ReadFull(c.br, c.mask[:]); err != nil {
 		return 0, false, err
@@ -540,6 +569,12 @@ func (c *Conn) frame() (op byte, fin bool, err error) {
 
 // control handles a control frame whose header frame has read.
 func (c *Conn) control(op byte) error {
+	if now := time.Now().Unix(); now != c.ctlSec {
+		c.ctlSec, c.ctlN = now, 0
+	}
+	if c.ctlN++; c.ctlN > MaxControlPerSecond {
+		return c.fail(&protocolError{code: StatusPolicyViolation, msg: fmt.Sprintf("more than %d control frames in a second", MaxControlPerSecond), flood: true})
+	}
 	// The payload is read onto the reader's stack: a socket holds no
 	// buffer of its own for control frames, which are rare.
 	var ctl [125]byte
@@ -567,15 +602,15 @@ func (c *Conn) control(op byte) error {
 		ce := &CloseError{Code: StatusNoStatusRcvd}
 		switch {
 		case len(p) == 1:
-			return c.fail(&protocolError{StatusProtocolError, "close frame of one byte"})
+			return c.fail(&protocolError{code: StatusProtocolError, msg: "close frame of one byte"})
 		case len(p) >= 2:
 			ce.Code = StatusCode(binary.BigEndian.Uint16(p))
 			ce.Reason = string(p[2:])
 			if !validCloseCode(ce.Code) {
-				return c.fail(&protocolError{StatusProtocolError, fmt.Sprintf("close code %d may not be sent", ce.Code)})
+				return c.fail(&protocolError{code: StatusProtocolError, msg: fmt.Sprintf("close code %d may not be sent", ce.Code)})
 			}
 			if !utf8.ValidString(ce.Reason) {
-				return c.fail(&protocolError{StatusInvalidData, "close reason is not UTF-8"})
+				return c.fail(&protocolError{code: StatusInvalidData, msg: "close reason is not UTF-8"})
 			}
 		}
 		// Answer with the same code (or none), then the socket can go.

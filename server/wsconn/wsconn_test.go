@@ -336,28 +336,45 @@ func TestEarlyFrames(t *testing.T) {
 
 // TestViolations: what a server must refuse (RFC 6455 sections 5.1–5.5,
 // 7.4 and 8.1) fails the connection with the right close code, and Next or
-// ReadMessage returns an error.
+// ReadMessage returns an error; so do frames past the bounds on frames
+// that carry no message (MaxControlPerSecond, MaxFragments), with 1008 and
+// an error IsFlood knows.
 func TestViolations(t *testing.T) {
 	long := make([]byte, 126)
+	// Unsolicited pongs (answered with nothing), 2×MaxControlPerSecond+1
+	// of them: however a clock second splits them, one second has more
+	// than the bound.
+	var pongs []byte
+	for range 2*MaxControlPerSecond + 1 {
+		pongs = append(pongs, frame(0x8a, []byte("p"))...)
+	}
+	// A message in MaxFragments+1 frames: a first and empty continuations.
+	frags := frame(0x01, []byte("a"))
+	for range MaxFragments {
+		frags = append(frags, frame(0x00, nil)...)
+	}
 	cases := []struct {
 		name   string
 		frames []byte
 		code   StatusCode
+		flood  bool // IsFlood
 	}{
-		{"unmasked", []byte{0x81, 0x02, 'h', 'i'}, StatusProtocolError},
-		{"reserved bit", frame(0xc1, []byte("hi")), StatusProtocolError},
-		{"unknown opcode", frame(0x83, []byte("hi")), StatusProtocolError},
-		{"fragmented ping", frame(0x09, []byte("p")), StatusProtocolError},
-		{"long ping", frame(0x89, long), StatusProtocolError},
-		{"continuation first", frame(0x80, []byte("x")), StatusProtocolError},
-		{"text inside fragmented", append(frame(0x01, []byte("a")), frame(0x81, []byte("b"))...), StatusProtocolError},
-		{"invalid UTF-8", frame(0x81, []byte{0xff, 0xfe}), StatusInvalidData},
-		{"close code 1005", frame(0x88, []byte{0x03, 0xed}), StatusProtocolError},
-		{"close of one byte", frame(0x88, []byte{0x03}), StatusProtocolError},
-		{"close reason not UTF-8", frame(0x88, []byte{0x03, 0xe8, 0xff}), StatusInvalidData},
-		{"over the limit", frame(0x81, make([]byte, 200)), StatusMessageTooBig},
-		{"over the limit in fragments", append(frame(0x01, make([]byte, 100)), frame(0x80, make([]byte, 100))...), StatusMessageTooBig},
-		{"length top bit", []byte{0x81, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4}, StatusProtocolError},
+		{"control frames over the bound", pongs, StatusPolicyViolation, true},
+		{"fragments over the bound", frags, StatusPolicyViolation, true},
+		{"unmasked", []byte{0x81, 0x02, 'h', 'i'}, StatusProtocolError, false},
+		{"reserved bit", frame(0xc1, []byte("hi")), StatusProtocolError, false},
+		{"unknown opcode", frame(0x83, []byte("hi")), StatusProtocolError, false},
+		{"fragmented ping", frame(0x09, []byte("p")), StatusProtocolError, false},
+		{"long ping", frame(0x89, long), StatusProtocolError, false},
+		{"continuation first", frame(0x80, []byte("x")), StatusProtocolError, false},
+		{"text inside fragmented", append(frame(0x01, []byte("a")), frame(0x81, []byte("b"))...), StatusProtocolError, false},
+		{"invalid UTF-8", frame(0x81, []byte{0xff, 0xfe}), StatusInvalidData, false},
+		{"close code 1005", frame(0x88, []byte{0x03, 0xed}), StatusProtocolError, false},
+		{"close of one byte", frame(0x88, []byte{0x03}), StatusProtocolError, false},
+		{"close reason not UTF-8", frame(0x88, []byte{0x03, 0xe8, 0xff}), StatusInvalidData, false},
+		{"over the limit", frame(0x81, make([]byte, 200)), StatusMessageTooBig, false},
+		{"over the limit in fragments", append(frame(0x01, make([]byte, 100)), frame(0x80, make([]byte, 100))...), StatusMessageTooBig, false},
+		{"length top bit", []byte{0x81, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4}, StatusProtocolError, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -384,6 +401,8 @@ func TestViolations(t *testing.T) {
 			}
 			if err := <-res; err == nil {
 				t.Error("the server read on")
+			} else if IsFlood(err) != tc.flood {
+				t.Errorf("IsFlood(%v) = %v, want %v", err, !tc.flood, tc.flood)
 			}
 			// And then the socket is closed.
 			if _, err := r.br.ReadByte(); err != io.EOF {
