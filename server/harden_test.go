@@ -359,6 +359,111 @@ func TestQuotas(t *testing.T) {
 	}
 }
 
+// TestTablesPerAddress: the tables created from one address are bounded
+// whoever created them (guest sessions are cheap): open ones at
+// -open-tables-per-ip, unfinished ones at -tables-per-ip, an IPv6 /48 at
+// 16 times each; a refusal is 429 rate_limited, counted. And requests at
+// the same moment cannot pass the room's table bound together (each
+// creation holds its place from the check on).
+func TestTablesPerAddress(t *testing.T) {
+	needGame(t, "papayoo")
+	loopback, _ := ParseTrustedProxies("127.0.0.1/32,::1/128")
+	cfg := Config{Rate: 10000, Burst: 10000, OpenTablesPerIP: 3, TablesPerIP: 4, TrustedProxies: loopback,
+		Table: table.Config{BotDelay: time.Hour}}
+	ts := startServerCfg(t, t.TempDir(), cfg)
+	sess := map[string]session{}
+	for _, n := range []string{"alice", "bob", "carol"} {
+		sess[n] = newSession(t, ts.url, n)
+	}
+	create := func(who, from, path string) protocol.Code {
+		var out struct {
+			Error protocol.ErrorDetail `json:"error"`
+		}
+		code := httpJSONFrom(t, from, "POST", ts.url+path, sess[who].Token, map[string]any{"game": "papayoo", "seat": 0}, &out)
+		if code != 200 && code != out.Error.Code.HTTPStatus() {
+			t.Fatalf("%s from %s: %d %s", who, from, code, out.Error.Code)
+		}
+		return out.Error.Code
+	}
+	const open, quick = "/api/tables", "/api/quickplay"
+	for i, c := range []struct {
+		who, from, path string
+		want            protocol.Code // "": made
+	}{
+		{"alice", "198.51.100.1", open, ""},
+		{"alice", "198.51.100.1", open, ""},
+		{"bob", "198.51.100.1", open, ""},
+		{"carol", "198.51.100.1", open, protocol.RateLimited}, // three open from .1
+		{"carol", "198.51.100.1", quick, protocol.RateLimited},
+		{"carol", "198.51.100.2", open, ""},
+		{"alice", "198.51.100.3", quick, ""}, // a started game: unfinished, not open
+		{"bob", "198.51.100.3", quick, ""},
+		{"carol", "198.51.100.3", open, ""},
+		{"carol", "198.51.100.3", quick, ""}, // four unfinished from .3
+		{"carol", "198.51.100.3", open, protocol.RateLimited},
+		{"alice", "198.51.100.3", quick, protocol.RateLimited},
+		{"alice", "198.51.100.4", quick, ""},
+	} {
+		if got := create(c.who, c.from, c.path); got != c.want {
+			t.Errorf("%d: %s from %s %s: %q, want %q", i, c.who, c.from, c.path, got, c.want)
+		}
+	}
+	if n := metricInt(t, ts.url, "cardroom_tables_address_limited_total"); n != 4 {
+		t.Errorf("cardroom_tables_address_limited_total = %d, want 4", n)
+	}
+	// An IPv6 /48 takes 16 × 3 open tables, from any of its /64s.
+	ts.s.cfg.OpenTablesPerPlayer, ts.s.cfg.TablesPerPlayer = 100, 100
+	for i := range 16 * 3 {
+		if got := create("alice", fmt.Sprintf("2001:db8:7:%x::1", i), open); got != "" {
+			t.Fatalf("open table %d of the /48: %q", i, got)
+		}
+	}
+	if got := create("bob", "2001:db8:7:ffff::1", open); got != protocol.RateLimited {
+		t.Errorf("an open table past the /48's bound: %q, want rate_limited", got)
+	}
+	if got := create("bob", "2001:db8:8::1", open); got != "" {
+		t.Errorf("an open table from another /48: %q", got)
+	}
+
+	// The room's bound under requests at the same moment: each table takes
+	// its store a while to make, as a loaded disk would.
+	cfg.MaxTables, cfg.OpenTablesPerPlayer = 10, 100
+	cfg.Store = slowCreates{store.NewMemory()}
+	ts = startServerCfg(t, t.TempDir(), cfg)
+	racer := newSession(t, ts.url, "racer")
+	var wg sync.WaitGroup
+	codes := make(chan int, 40)
+	for i := range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes <- httpJSONFrom(t, fmt.Sprintf("203.0.113.%d", i), "POST", ts.url+open, racer.Token, map[string]any{"game": "papayoo", "seat": 0}, nil)
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	made := 0
+	for c := range codes {
+		if c == 200 {
+			made++
+		}
+	}
+	ts.s.mu.Lock()
+	held := len(ts.s.tables)
+	ts.s.mu.Unlock()
+	if made != 10 || held != 10 {
+		t.Errorf("40 creations at once under a bound of 10: %d made, %d held", made, held)
+	}
+}
+
+// slowCreates is a store whose new tables take 50 ms to store.
+type slowCreates struct{ store.Store }
+
+func (s slowCreates) CreateTable(ctx context.Context, t store.Table) error {
+	time.Sleep(50 * time.Millisecond)
+	return s.Store.CreateTable(ctx, t)
+}
+
 // failingStore fails every write while fail is set (a full disk).
 type failingStore struct {
 	store.Store

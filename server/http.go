@@ -274,7 +274,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request, sess store
 		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
 		return
 	}
-	t, err := s.createTable(r.Context(), sess, req, false)
+	t, err := s.createTable(r.Context(), sess, originOfKey(addrKey(s.guard.clientAddr(r))), req, false)
 	if err != nil {
 		writeTableErr(w, err)
 		return
@@ -288,7 +288,7 @@ func (s *Server) handleQuick(w http.ResponseWriter, r *http.Request, sess store.
 		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
 		return
 	}
-	t, err := s.createTable(r.Context(), sess, req, true)
+	t, err := s.createTable(r.Context(), sess, originOfKey(addrKey(s.guard.clientAddr(r))), req, true)
 	if err != nil {
 		writeTableErr(w, err)
 		return
@@ -603,6 +603,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_slow_disconnects_total", "counter", "Connections dropped for not reading (queue full or write timeout).", s.slowKicks.Load())
 	metric("cardroom_watch_refused_total", "counter", "Tables a connection was refused to watch, join or create: it watched -max-watches already.", s.watchRefused.Load())
 	metric("cardroom_quota_refusals_total", "counter", "Requests refused by a per-player quota (tables, hints).", s.quotaHits.Load())
+	metric("cardroom_tables_address_limited_total", "counter", "Tables refused because their creator's address had its open or unfinished tables (-tables-per-ip, -open-tables-per-ip).", s.addrTableHits.Load())
 	connsRefused, rateLimited := s.guardStats()
 	metric("cardroom_conns_refused_total", "counter", "Connections closed at once because their address had too many open.", connsRefused)
 	metric("cardroom_http_rate_limited_total", "counter", "HTTP API requests, new sessions and lasting creations refused by the per-address rate.", rateLimited)

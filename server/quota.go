@@ -2,6 +2,8 @@ package server
 
 import (
 	"fmt"
+	"math"
+	"net/netip"
 	"slices"
 	"sync"
 	"time"
@@ -106,50 +108,147 @@ func (s *Server) quotaErr(format string, args ...any) *table.Error {
 	return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf(format, args...)}
 }
 
-// owned counts the room's tables and player's unfinished tables: all, open
-// (not started), and playing with no human seat (bots only).
-func (s *Server) owned(player string) (room, unfinished, open, bots int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	room = len(s.tables)
-	for _, t := range s.tables {
+// origin is where a table was created from: the per-address limits' key
+// (addrKey: an IPv4 address, an IPv6 /64) and, for IPv6, its /48; zero
+// when not known (a table restored at start or taken over in a cluster),
+// and then it counts against no address.
+type origin struct{ addr, net string }
+
+// originOfKey is the origin of a client whose addrKey is key.
+func originOfKey(key string) origin {
+	o := origin{addr: key}
+	if p, err := netip.ParsePrefix(key); err == nil && p.Addr().Is6() {
+		n, _ := p.Addr().Prefix(48)
+		o.net = n.String()
+	}
+	return o
+}
+
+// reservation is a table being created: counted as an open table of its
+// player and origin, and in the room, from checkCreate until done, so
+// that requests at the same moment cannot all pass one bound.
+type reservation struct {
+	player   string
+	from     origin
+	botsOnly bool
+}
+
+// tableCounts are the unfinished tables, and of them the open (not
+// started) ones and those playing with no human seat (bots only).
+type tableCounts struct{ unfinished, open, bots int }
+
+func (c *tableCounts) add(status protocol.TableStatus, humans int) {
+	c.unfinished++
+	if status == store.StatusOpen {
+		c.open++
+	} else if humans == 0 {
+		c.bots++
+	}
+}
+
+// owned counts, under s.mu, the room's tables and the unfinished tables of
+// player, of origin from's address and of its /48, the reservations
+// included.
+func (s *Server) owned(player string, from origin) (room int, mine, addr, net tableCounts) {
+	room = len(s.tables) + len(s.pending)
+	for id, t := range s.tables {
 		sum := t.Summary()
-		if sum.Owner != player || sum.Status != store.StatusOpen && sum.Status != store.StatusPlaying && sum.Status != protocol.StatusPaused {
+		if sum.Status != store.StatusOpen && sum.Status != store.StatusPlaying && sum.Status != protocol.StatusPaused {
 			continue
 		}
-		unfinished++
-		if sum.Status == store.StatusOpen {
-			open++
-		} else if sum.Humans == 0 {
-			bots++
+		if sum.Owner == player {
+			mine.add(sum.Status, sum.Humans)
 		}
+		o, known := s.origins[id]
+		if !known || from.addr == "" {
+			continue
+		}
+		if o.addr == from.addr {
+			addr.add(sum.Status, sum.Humans)
+		}
+		if from.net != "" && o.net == from.net {
+			net.add(sum.Status, sum.Humans)
+		}
+	}
+	// A table being made is open, or, with bots only, plays without a
+	// human from its start.
+	status, humans := store.StatusOpen, 0
+	for r := range s.pending {
+		if r.botsOnly {
+			status = store.StatusPlaying
+		}
+		if r.player == player {
+			mine.add(status, humans)
+		}
+		if from.addr != "" && r.from.addr == from.addr {
+			addr.add(status, humans)
+		}
+		if from.net != "" && r.from.net == from.net {
+			net.add(status, humans)
+		}
+		status = store.StatusOpen
 	}
 	return
 }
 
-// checkCreate applies the table quotas to a new table of player: the
-// room's table bound, open (not started) tables owned, unfinished tables
-// owned, and, for a table of bots only, such tables owned.
-func (s *Server) checkCreate(player string, botsOnly bool) error {
-	room, unfinished, open, bots := s.owned(player)
+// checkCreate applies the table bounds to a new table of player created
+// from origin from: the room's table bound, and the open (not started),
+// unfinished and bots-only tables owned by the player, and the open and
+// unfinished tables created from its address (and its /48, at netShare
+// times). It reserves the table's place in them: the caller calls done
+// with the reservation once the table is made (or not).
+func (s *Server) checkCreate(player string, from origin, botsOnly bool) (*reservation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	room, mine, addr, net := s.owned(player, from)
+	netCap := func(n int) int {
+		if n > math.MaxInt/netShare {
+			return math.MaxInt
+		}
+		return n * netShare
+	}
 	switch {
 	case room >= s.cfg.MaxTables:
-		return &table.Error{Code: protocol.Busy, Msg: fmt.Sprintf("the room holds %d tables, its limit: retry later", room)}
-	case open >= s.cfg.OpenTablesPerPlayer:
-		return s.quotaErr("you have %d open tables (the limit): start or leave one first", open)
-	case unfinished >= s.cfg.TablesPerPlayer:
-		return s.quotaErr("you have %d unfinished tables (the limit): finish or leave one first", unfinished)
-	case botsOnly && bots >= s.cfg.BotTablesPerPlayer:
-		return s.quotaErr("you have %d games of bots only (the limit): wait for one to finish", bots)
+		return nil, &table.Error{Code: protocol.Busy, Msg: fmt.Sprintf("the room holds %d tables, its limit: retry later", room)}
+	case mine.open >= s.cfg.OpenTablesPerPlayer:
+		return nil, s.quotaErr("you have %d open tables (the limit): start or leave one first", mine.open)
+	case mine.unfinished >= s.cfg.TablesPerPlayer:
+		return nil, s.quotaErr("you have %d unfinished tables (the limit): finish or leave one first", mine.unfinished)
+	case botsOnly && mine.bots >= s.cfg.BotTablesPerPlayer:
+		return nil, s.quotaErr("you have %d games of bots only (the limit): wait for one to finish", mine.bots)
+	case addr.open >= s.cfg.OpenTablesPerIP || net.open >= netCap(s.cfg.OpenTablesPerIP):
+		s.addrTableHits.Add(1)
+		return nil, s.quotaErr("%d open tables were created from your network address (the limit): start or leave one first", max(addr.open, net.open))
+	case addr.unfinished >= s.cfg.TablesPerIP || net.unfinished >= netCap(s.cfg.TablesPerIP):
+		s.addrTableHits.Add(1)
+		return nil, s.quotaErr("%d unfinished tables were created from your network address (the limit): finish or leave one first", max(addr.unfinished, net.unfinished))
 	}
-	return nil
+	r := &reservation{player: player, from: from, botsOnly: botsOnly}
+	s.pending[r] = struct{}{}
+	return r, nil
+}
+
+// done ends a reservation: the table id was made ("" if it was not), and
+// it keeps the reservation's origin.
+func (s *Server) done(r *reservation, id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.pending, r)
+	if id != "" && r.from.addr != "" {
+		if _, live := s.tables[id]; live {
+			s.origins[id] = r.from
+		}
+	}
 }
 
 // checkBotsOnly applies the bots-only quota to a table about to be filled
 // with bots.
 func (s *Server) checkBotsOnly(player string) error {
-	if _, _, _, bots := s.owned(player); bots >= s.cfg.BotTablesPerPlayer {
-		return s.quotaErr("you have %d games of bots only (the limit): wait for one to finish", bots)
+	s.mu.Lock()
+	_, mine, _, _ := s.owned(player, origin{})
+	s.mu.Unlock()
+	if mine.bots >= s.cfg.BotTablesPerPlayer {
+		return s.quotaErr("you have %d games of bots only (the limit): wait for one to finish", mine.bots)
 	}
 	return nil
 }

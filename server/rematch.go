@@ -113,7 +113,7 @@ func (s *Server) rematch(ctx context.Context, t *table.Table, c *conn, m *protoc
 	// Everyone accepted: create the table while holding the lock, so that
 	// two last accepts cannot create two tables.
 	defer rm.mu.Unlock()
-	nt, err := s.createRematch(ctx, t.ID())
+	nt, err := s.createRematch(ctx, t.ID(), originOfKey(c.addr))
 	if err != nil {
 		for _, seat := range mine {
 			delete(o.accepted, seat) // nothing changed: the caller may try again
@@ -134,13 +134,16 @@ func (s *Server) rematch(ctx context.Context, t *table.Table, c *conn, m *protoc
 }
 
 // createRematch creates the rematch of the finished table id: the same
-// game, options, clock, privacy, rating and seats (players and bots).
-func (s *Server) createRematch(ctx context.Context, id string) (*table.Table, error) {
+// game, options, clock, privacy, rating and seats (players and bots),
+// counted against the bounds of its owner and of the address it was
+// agreed from (the last player to accept).
+func (s *Server) createRematch(ctx context.Context, id string, from origin) (*table.Table, error) {
 	old, err := s.store.Table(ctx, id)
 	if err != nil {
 		return nil, &table.Error{Code: protocol.Unavailable, Msg: "the table could not be read: retry later"}
 	}
-	if err := s.checkCreate(old.Owner, false); err != nil {
+	res, err := s.checkCreate(old.Owner, from, false)
+	if err != nil {
 		return nil, err
 	}
 	meta := store.Table{
@@ -160,8 +163,10 @@ func (s *Server) createRematch(ctx context.Context, id string) (*table.Table, er
 	}
 	t, err := s.openTable(ctx, meta)
 	if err != nil {
+		s.done(res, "")
 		return nil, err
 	}
+	s.done(res, t.ID())
 	s.log.Info("rematch created", "table", t.ID(), "of", id, "game", meta.Game)
 	return t, nil
 }

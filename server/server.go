@@ -93,6 +93,14 @@ type Config struct {
 	// TablesPerPlayer bounds the unfinished tables one player owns, quick
 	// play included (default 20).
 	TablesPerPlayer int
+	// TablesPerIP and OpenTablesPerIP bound the unfinished and the open
+	// tables created from one address (the per-address limits' key), by
+	// any of its players (defaults 60 and 15; an IPv6 /48 gets 16 times
+	// each). Guest sessions are cheap, so the per-player bounds alone let
+	// one address hold a thousand tables and a few fill MaxTables and the
+	// lobby's page.
+	TablesPerIP     int
+	OpenTablesPerIP int
 	// HintsPerMinute bounds each player's hint requests (default 20).
 	HintsPerMinute int
 	// RecordCache bounds the finished games whose logs (and replay
@@ -181,7 +189,11 @@ type Server struct {
 
 	mu     sync.Mutex
 	tables map[string]*table.Table
-	conns  map[*conn]struct{}
+	// origins: table -> where it was created from, for the tables created
+	// here since the start; pending: the tables being created (quota.go).
+	origins map[string]origin
+	pending map[*reservation]struct{}
+	conns   map[*conn]struct{}
 	// seatIndex: player -> tables where the player holds a seat
 	// (unfinished); seatsOf: table -> the players it added to seatIndex,
 	// so that a table that stops forgets its own entries without a walk
@@ -201,6 +213,7 @@ type Server struct {
 	slowKicks      atomic.Int64 // connections dropped for not reading
 	watchRefused   atomic.Int64 // watches, joins and creations refused at MaxWatches
 	quotaHits      atomic.Int64 // requests refused by a per-player quota
+	addrTableHits  atomic.Int64 // tables refused by a per-address bound (TablesPerIP, OpenTablesPerIP)
 	pool           *pool.Pool
 	hints          *limiter // per player
 	records        *recordCache
@@ -267,6 +280,8 @@ func New(cfg Config) (*Server, error) {
 	defInt(&cfg.OpenTablesPerPlayer, 5)
 	defInt(&cfg.BotTablesPerPlayer, 2)
 	defInt(&cfg.TablesPerPlayer, 20)
+	defInt(&cfg.TablesPerIP, 60)
+	defInt(&cfg.OpenTablesPerIP, 15)
 	defInt(&cfg.HintsPerMinute, 20)
 	defInt(&cfg.RecordCache, 256)
 	cfg.RecordCache = min(cfg.RecordCache, MaxRecordCache)
@@ -290,7 +305,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, store: cfg.Store, log: cfg.Log, metrics: table.NewMetrics(),
-		tables: map[string]*table.Table{}, conns: map[*conn]struct{}{}, started: time.Now(),
+		tables: map[string]*table.Table{}, origins: map[string]origin{}, pending: map[*reservation]struct{}{}, conns: map[*conn]struct{}{}, started: time.Now(),
 		seatIndex: map[string][]string{}, seatsOf: map[string][]string{}, watchers: map[string]map[*conn]struct{}{}, quit: make(chan struct{}),
 		records: newRecordCache(cfg.RecordCache),
 	}
@@ -538,6 +553,7 @@ func (s *Server) tableStopped(id string) {
 	s.unindexSeats(id)
 	s.mu.Lock()
 	delete(s.tables, id)
+	delete(s.origins, id)
 	s.mu.Unlock()
 	s.lobby.remove(id)
 	s.forgetRated(id)
@@ -674,7 +690,7 @@ func checkCreateReq(req protocol.CreateReq) error {
 	return nil
 }
 
-func (s *Server) createTable(ctx context.Context, sess store.Session, req protocol.CreateReq, quick bool) (*table.Table, error) {
+func (s *Server) createTable(ctx context.Context, sess store.Session, from origin, req protocol.CreateReq, quick bool) (*table.Table, error) {
 	if err := checkCreateReq(req); err != nil {
 		return nil, err
 	}
@@ -758,13 +774,16 @@ func (s *Server) createTable(ctx context.Context, sess store.Session, req protoc
 	for _, st := range meta.Seats {
 		botsOnly = botsOnly && st.Bot != ""
 	}
-	if err := s.checkCreate(sess.Player, botsOnly); err != nil {
+	res, err := s.checkCreate(sess.Player, from, botsOnly)
+	if err != nil {
 		return nil, err
 	}
 	t, err := s.openTable(ctx, meta)
 	if err != nil {
+		s.done(res, "")
 		return nil, err
 	}
+	s.done(res, t.ID())
 	s.log.Info("table created", "table", t.ID(), "game", req.Game, "options", meta.Options, "owner", sess.Player, "private", req.Private)
 	return t, nil
 }

@@ -552,7 +552,7 @@ func (s *Server) handlePlayDeal(w http.ResponseWriter, r *http.Request, sess sto
 		writeErr(w, http.StatusBadRequest, protocol.BadRequest, fmt.Sprintf("deal must be 0 to %d", t.Deals-1))
 		return
 	}
-	play, err := s.playDeal(r.Context(), ts, t, d, sess)
+	play, err := s.playDeal(r.Context(), ts, t, d, sess, originOfKey(addrKey(s.guard.clientAddr(r))))
 	if err != nil {
 		writeTableErr(w, err)
 		return
@@ -560,7 +560,16 @@ func (s *Server) handlePlayDeal(w http.ResponseWriter, r *http.Request, sess sto
 	writeJSON(w, http.StatusOK, play)
 }
 
-func (s *Server) playDeal(ctx context.Context, ts store.Tournaments, t store.Tournament, d int, sess store.Session) (protocol.TournamentPlay, error) {
+func (s *Server) playDeal(ctx context.Context, ts store.Tournaments, t store.Tournament, d int, sess store.Session, from origin) (protocol.TournamentPlay, error) {
+	// A new deal's table holds its place in the table bounds
+	// (checkCreate) from the check until it is opened, or not.
+	var res *reservation
+	opened := ""
+	defer func() {
+		if res != nil {
+			s.done(res, opened)
+		}
+	}()
 	if !slices.ContainsFunc(t.Entrants, func(e store.Entrant) bool { return e.Player == sess.Player }) {
 		return protocol.TournamentPlay{}, tErr(protocol.Forbidden, "you are not an entrant of this tournament")
 	}
@@ -598,7 +607,8 @@ func (s *Server) playDeal(ctx context.Context, ts store.Tournaments, t store.Tou
 		case !time.Now().Before(tournament.Deadline(t.Started, t.DealTime, d)):
 			return protocol.TournamentPlay{}, tErr(protocol.TournamentClosed, "deal %d is past its deadline", d+1)
 		}
-		if err := s.checkCreate(sess.Player, false); err != nil {
+		var err error
+		if res, err = s.checkCreate(sess.Player, from, false); err != nil {
 			return protocol.TournamentPlay{}, err
 		}
 		ng := store.TournamentGame{Tournament: t.ID, Player: sess.Player, Deal: d, Table: tournamentTableID(t.ID, d)}
@@ -626,6 +636,7 @@ func (s *Server) playDeal(ctx context.Context, ts store.Tournaments, t store.Tou
 		if _, err := s.openTable(ctx, meta); err != nil {
 			return protocol.TournamentPlay{}, err
 		}
+		opened = meta.ID
 		s.log.Info("tournament deal started", "tournament", t.ID, "deal", d, "table", mine.Table, "player", sess.Player)
 	} else if err != nil {
 		return protocol.TournamentPlay{}, tErr(protocol.Unavailable, "the table cannot be read now; retry")

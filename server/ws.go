@@ -834,7 +834,7 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 			fail(err)
 			return
 		}
-		t, err := c.s.createTable(ctx, c.sess, *m, false)
+		t, err := c.s.createTable(ctx, c.sess, originOfKey(c.addr), *m, false)
 		if err != nil {
 			fail(err)
 			return

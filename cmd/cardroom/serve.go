@@ -86,6 +86,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	openPer := fs.Int("open-tables-per-player", 5, "open (not started) tables one player may own; 0: no limit")
 	tablesPer := fs.Int("tables-per-player", 20, "unfinished tables one player may own, quick play included; 0: no limit")
 	botTablesPer := fs.Int("bot-tables-per-player", 2, "unfinished games of bots only one player may own; 0: no limit")
+	tablesPerIP := fs.Int("tables-per-ip", 60, "unfinished tables created from one address by any of its players (an IPv6 /48: 16 times); 0: no limit")
+	openPerIP := fs.Int("open-tables-per-ip", 15, "open (not started) tables created from one address by any of its players (an IPv6 /48: 16 times); 0: no limit")
 	hintsPer := fs.Int("hints-per-minute", 20, "hints one player may ask for a minute; 0: no limit")
 	recordCache := fs.Int("record-cache", 256, "finished games whose logs stay in memory for replays (1 to 65536)")
 	chatPer := fs.Int("chat-per-minute", server.DefaultChatPerMinute, "chat lines (and reports) one player may send a minute, across tables; 0: no limit")
@@ -230,6 +232,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		OutQueue: *outQueue, OutQueueBytes: *outQueueBytes, WriteTimeout: *writeTimeout,
 		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables), MaxWatches: offIfZero(*maxWatches),
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
+		TablesPerIP: offIfZero(*tablesPerIP), OpenTablesPerIP: offIfZero(*openPerIP),
 		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer), RecordCache: max(1, *recordCache),
 		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters, BotNice: *botNice,
 		PublicURL: pub, TrustedProxies: proxies, Analysis: server.AnalysisConfig{Off: !*analysisOn, Budget: *analysisBudget, Queue: *analysisQueue},
