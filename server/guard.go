@@ -364,25 +364,35 @@ func (l *capListener) Accept() (net.Conn, error) {
 				return c, nil
 			}
 		}
-		key := addrKey(c.RemoteAddr().String())
+		// An IPv6 address's /48 (netKey) has netShare times the cap, as
+		// the lasting quotas do: its holder has 65,536 /64s.
+		key, netKey := addrKeys(c.RemoteAddr().String())
 		l.mu.Lock()
-		ok := l.open[key] < l.max
+		ok := l.open[key] < l.max && (netKey == "" || l.open[netKey] < l.max*netShare)
 		if ok {
 			l.open[key]++
+			if netKey != "" {
+				l.open[netKey]++
+			}
 		}
 		l.mu.Unlock()
 		if ok {
-			return &capConn{Conn: c, l: l, key: key}, nil
+			return &capConn{Conn: c, l: l, key: key, netKey: netKey}, nil
 		}
 		l.g.connsRefused.Add(1)
 		c.Close()
 	}
 }
 
-func (l *capListener) release(key string) {
+func (l *capListener) release(keys ...string) {
 	l.mu.Lock()
-	if l.open[key]--; l.open[key] <= 0 {
-		delete(l.open, key)
+	for _, key := range keys {
+		if key == "" {
+			continue
+		}
+		if l.open[key]--; l.open[key] <= 0 {
+			delete(l.open, key)
+		}
 	}
 	l.mu.Unlock()
 }
@@ -398,14 +408,15 @@ func (l *capListener) count(key string) int {
 // WebSocket and the shutdown path may each close a connection.
 type capConn struct {
 	net.Conn
-	l    *capListener
-	key  string
-	once sync.Once
+	l      *capListener
+	key    string
+	netKey string // "" for IPv4
+	once   sync.Once
 }
 
 func (c *capConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(func() { c.l.release(c.key) })
+	c.once.Do(func() { c.l.release(c.key, c.netKey) })
 	return err
 }
 

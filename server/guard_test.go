@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -252,6 +253,62 @@ func TestCapConnReleasedOnce(t *testing.T) {
 	l.mu.Unlock()
 	if left != 0 {
 		t.Errorf("after closing both: %d keys left, want 0", left)
+	}
+}
+
+// addrListener hands out one end of a pipe for each remote address of
+// its list, as if that address had connected.
+type addrListener struct {
+	net.Listener // nil: only Accept is used
+	addrs        []string
+}
+
+type addrConn struct {
+	net.Conn
+	remote net.Addr
+}
+
+func (c addrConn) RemoteAddr() net.Addr { return c.remote }
+
+func (l *addrListener) Accept() (net.Conn, error) {
+	if len(l.addrs) == 0 {
+		return nil, net.ErrClosed
+	}
+	a := l.addrs[0]
+	l.addrs = l.addrs[1:]
+	c, _ := net.Pipe()
+	return addrConn{Conn: c, remote: net.TCPAddrFromAddrPort(netip.MustParseAddrPort(a))}, nil
+}
+
+// TestConnCapPerNet: an IPv6 /48 holds at most netShare times the
+// per-address cap of connections, however many of its /64s they come
+// from, and another /48 is not affected (its holder has 65,536 /64s: one
+// /48 filled -max-connections before).
+func TestConnCapPerNet(t *testing.T) {
+	const perAddr = 2
+	var addrs []string
+	for i := range netShare * perAddr {
+		addrs = append(addrs, fmt.Sprintf("[2001:db8:7:%x::1]:4000", i)) // a /64 each
+	}
+	addrs = append(addrs, "[2001:db8:7:ffff::1]:4000", "[2001:db8:8::1]:4000")
+	g := &guard{maxConns: perAddr}
+	l := g.listener(&addrListener{addrs: addrs}).(*capListener)
+	var got []string
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			break
+		}
+		got = append(got, c.RemoteAddr().String())
+	}
+	if len(got) != netShare*perAddr+1 || got[len(got)-1] != "[2001:db8:8::1]:4000" {
+		t.Errorf("accepted %d (the last %s), want the /48's %d and the other /48's one", len(got), got[len(got)-1], netShare*perAddr)
+	}
+	if n := g.connsRefused.Load(); n != 1 {
+		t.Errorf("refused %d, want 1", n)
+	}
+	if n := l.count("2001:db8:7::/48"); n != netShare*perAddr {
+		t.Errorf("the /48 holds %d, want %d", n, netShare*perAddr)
 	}
 }
 
