@@ -34,6 +34,18 @@ type rematches struct {
 	mu     sync.Mutex
 	offers map[string]*rematchOffer // by the finished table's id
 	chains map[string][]string      // table id → the series' tables, oldest first, up to it
+	// results: table id → its game's part in a series score, for the
+	// tables of series whose game is over (a result never changes then),
+	// so that a series' score is read from the store once per game, not
+	// on every watch (up to maxChain reads each).
+	results map[string]seriesGame
+}
+
+// seriesGame is one game's part in a series score: whether it counts (it
+// was played to its end) and its winners.
+type seriesGame struct {
+	counts  bool
+	winners []protocol.SeriesScore // Wins unset
 }
 
 type rematchOffer struct {
@@ -45,7 +57,7 @@ type rematchOffer struct {
 }
 
 func newRematches() *rematches {
-	return &rematches{offers: map[string]*rematchOffer{}, chains: map[string][]string{}}
+	return &rematches{offers: map[string]*rematchOffer{}, chains: map[string][]string{}, results: map[string]seriesGame{}}
 }
 
 // rematch handles a rematch request at the finished table t.
@@ -196,17 +208,47 @@ func (s *Server) rematchMsg(ctx context.Context, t *table.Table, o *rematchOffer
 // series counts the wins of the series that ends at table id (its
 // rematch chain, then id itself), from the stored results.
 func (s *Server) series(ctx context.Context, id string) protocol.Series {
-	s.rematches.mu.Lock()
-	chain := append(slices.Clone(s.rematches.chains[id]), id)
-	s.rematches.mu.Unlock()
+	rm := s.rematches
+	rm.mu.Lock()
+	chain := append(slices.Clone(rm.chains[id]), id)
+	rm.mu.Unlock()
 	var out protocol.Series
 	index := map[string]int{}
 	for _, tid := range chain {
-		st, err := s.store.Table(ctx, tid)
-		if err != nil || st.Status != store.StatusFinished {
+		g := s.seriesGame(ctx, tid)
+		if !g.counts {
 			continue
 		}
 		out.Games++
+		for _, w := range g.winners {
+			i, ok := index[w.Player]
+			if !ok {
+				i = len(out.Wins)
+				index[w.Player] = i
+				out.Wins = append(out.Wins, protocol.SeriesScore{Player: w.Player, Name: w.Name})
+			}
+			out.Wins[i].Wins++
+		}
+	}
+	return out
+}
+
+// seriesGame is table id's part in a series score, read from the store
+// unless a game that is over had it read already.
+func (s *Server) seriesGame(ctx context.Context, id string) seriesGame {
+	rm := s.rematches
+	rm.mu.Lock()
+	g, ok := rm.results[id]
+	rm.mu.Unlock()
+	if ok {
+		return g
+	}
+	st, err := s.store.Table(ctx, id)
+	if err != nil {
+		return seriesGame{} // not kept: the next call reads again
+	}
+	g.counts = st.Status == store.StatusFinished
+	if g.counts {
 		for _, w := range st.Winners {
 			if int(w) < 0 || int(w) >= len(st.Seats) {
 				continue
@@ -216,16 +258,18 @@ func (s *Server) series(ctx context.Context, id string) protocol.Series {
 			if seat.Bot != "" {
 				player, name = "bot:"+seat.Bot, "bot:"+seat.Bot
 			}
-			i, ok := index[player]
-			if !ok {
-				i = len(out.Wins)
-				index[player] = i
-				out.Wins = append(out.Wins, protocol.SeriesScore{Player: player, Name: name})
-			}
-			out.Wins[i].Wins++
+			g.winners = append(g.winners, protocol.SeriesScore{Player: player, Name: name})
 		}
 	}
-	return out
+	if st.Status == store.StatusFinished || st.Status == store.StatusClosed {
+		rm.mu.Lock()
+		if len(rm.results) >= maxSeries {
+			clear(rm.results) // a bound: read again when needed
+		}
+		rm.results[id] = g
+		rm.mu.Unlock()
+	}
+	return g
 }
 
 // sendRematch sends an offer's state to everyone watching t (only to c,

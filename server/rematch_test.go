@@ -1,9 +1,17 @@
 package server
 
 import (
+	"context"
+	"fmt"
+	"reflect"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"cardroom/game"
+	"cardroom/protocol"
+	"cardroom/store"
 )
 
 // finishedGame plays a Papayoo game of alice (seat 0, an account), bob
@@ -116,4 +124,66 @@ func TestRematch(t *testing.T) {
 			t.Errorf("rematch of an open table: %v", m)
 		}
 	})
+}
+
+// countingTables is a store that counts its Table reads.
+type countingTables struct {
+	store.Store
+	reads atomic.Int64
+}
+
+func (c *countingTables) Table(ctx context.Context, id string) (store.Table, error) {
+	c.reads.Add(1)
+	return c.Store.Table(ctx, id)
+}
+
+// TestSeriesReadOnce: a series' score (sent on every watch of its tables,
+// anonymous watchers included) reads each game that is over from the store
+// once, not on every call (a watch of a table at the end of a 100-game
+// series cost 100 reads), and a game still in play is read again until it
+// is over; the score is the same either way.
+func TestSeriesReadOnce(t *testing.T) {
+	st := &countingTables{Store: store.NewMemory()}
+	ts := startServerCfg(t, t.TempDir(), Config{Store: st})
+	ctx := context.Background()
+	seats := []store.Seat{{Player: "p_a", Name: "alice"}, {Bot: "random"}}
+	var chain []string
+	for i := range 5 {
+		id := fmt.Sprintf("t_s%d", i)
+		tb := store.Table{ID: id, Game: "papayoo", Owner: "p_a", Seats: seats, Status: store.StatusFinished, Winners: []game.Seat{game.Seat(i % 2)}}
+		if i == 4 {
+			tb.Status, tb.Winners = store.StatusPlaying, nil
+		}
+		if err := st.CreateTable(ctx, tb); err != nil {
+			t.Fatal(err)
+		}
+		chain = append(chain, id)
+	}
+	ts.s.rematches.mu.Lock()
+	ts.s.rematches.chains["t_s4"] = chain[:4]
+	ts.s.rematches.mu.Unlock()
+	want := protocol.Series{Games: 4, Wins: []protocol.SeriesScore{{Player: "p_a", Name: "alice", Wins: 2}, {Player: "bot:random", Name: "bot:random", Wins: 2}}}
+	for i, reads := range []int64{5, 1, 1} { // then only the game in play
+		before := st.reads.Load()
+		if got := ts.s.series(ctx, "t_s4"); !reflect.DeepEqual(got, want) {
+			t.Fatalf("call %d: series %+v, want %+v", i, got, want)
+		}
+		if n := st.reads.Load() - before; n != reads {
+			t.Errorf("call %d read %d tables, want %d", i, n, reads)
+		}
+	}
+	// The last game ends: it counts, and is read once more, then never.
+	tb, _ := st.Store.Table(ctx, "t_s4")
+	tb.Status, tb.Winners = store.StatusFinished, []game.Seat{0}
+	st.UpdateTable(ctx, tb)
+	want.Games, want.Wins[0].Wins = 5, 3
+	for i, reads := range []int64{1, 0} {
+		before := st.reads.Load()
+		if got := ts.s.series(ctx, "t_s4"); !reflect.DeepEqual(got, want) {
+			t.Fatalf("after the end, call %d: series %+v, want %+v", i, got, want)
+		}
+		if n := st.reads.Load() - before; n != reads {
+			t.Errorf("after the end, call %d read %d tables, want %d", i, n, reads)
+		}
+	}
 }
