@@ -568,6 +568,15 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		storeDown(w)
 		return
 	}
+	// The address's session quota is taken before the password is hashed
+	// (a slot of the room's few hashing workers, ~25 ms), and given back
+	// if no session comes of it: a successful login is refunded from the
+	// failure buckets, so without this one address could keep the workers
+	// busy logging in to its own account past its session quota.
+	if !s.guard.allowSession(w, r) {
+		refund()
+		return
+	}
 	stored := s.acct.dummy
 	if known {
 		stored = acc.Hash
@@ -575,24 +584,24 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	good, stale, err := s.acct.verify(ctx, pw, stored)
 	if errors.Is(err, errHashBusy) {
 		refund()
+		s.guard.refundSession(r)
 		hashErr(w, err)
 		return
 	}
 	if err != nil {
 		refund()
+		s.guard.refundSession(r)
 		s.log.Error("account hash unreadable", "player", acc.Player, "err", err)
 		writeErr(w, http.StatusInternalServerError, protocol.Internal, "this account's password cannot be checked")
 		return
 	}
 	if !known || !good {
+		s.guard.refundSession(r)
 		s.acct.loginFailures.Add(1)
 		writeErr(w, http.StatusUnauthorized, protocol.BadCredentials, "wrong name or password")
 		return
 	}
 	refund()
-	if !s.guard.allowSession(w, r) {
-		return
-	}
 	if stale {
 		if h, err := s.acct.hash(ctx, pw); err == nil {
 			if err := st.Rehash(ctx, acc.Player, acc.Hash, h); err != nil {

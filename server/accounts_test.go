@@ -355,7 +355,7 @@ func TestAccountRefusals(t *testing.T) {
 
 // TestLoginRateLimit: wrong passwords are limited per account (whatever
 // the address) and per address (whatever the account); right ones are not
-// charged.
+// charged there, but make sessions, under the address's session quota.
 func TestLoginRateLimit(t *testing.T) {
 	t.Run("per account", func(t *testing.T) {
 		cfg := fastHashes
@@ -407,6 +407,31 @@ func TestLoginRateLimit(t *testing.T) {
 		st, code, _ := d.call("POST", "/api/login", protocol.LoginReq{Name: "Anna", Password: "open sesame"}, nil)
 		if st != 429 || code != protocol.LoginLimitedAddress {
 			t.Errorf("after 4 failures from one address: %d %s, want 429 login_limited_address", st, code)
+		}
+	})
+	// Logins make sessions: past the address's session quota a login is
+	// refused before its password is hashed (a successful one is refunded
+	// from the failure buckets, so nothing else held it back), and a
+	// refused login gives its session token back.
+	t.Run("past the session quota", func(t *testing.T) {
+		ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, HTTPRate: -1, SessionsPerIPPerHour: 4, Accounts: fastHashes})
+		d := newDevice(t, ts.url)
+		d.guest("Anna") // the first session
+		d.must("POST", "/api/account", protocol.ClaimReq{Password: "open sesame"}, nil)
+		for i := range 3 {
+			if _, code, _ := d.call("POST", "/api/login", protocol.LoginReq{Name: "Anna", Password: "guess guess"}, nil); code != protocol.BadCredentials {
+				t.Fatalf("wrong password %d: %s", i, code)
+			}
+		}
+		d.login("Anna", "open sesame")
+		d.login("Anna", "open sesame")
+		d.login("Anna", "open sesame") // four sessions: the quota
+		hashes := ts.s.acct.hashes.Load()
+		if st, code, _ := d.call("POST", "/api/login", protocol.LoginReq{Name: "Anna", Password: "open sesame"}, nil); st != 429 || code != protocol.RateLimited {
+			t.Errorf("a login past the session quota: %d %s, want 429 rate_limited", st, code)
+		}
+		if n := ts.s.acct.hashes.Load() - hashes; n != 0 {
+			t.Errorf("a login past the session quota computed %d hashes, want 0", n)
 		}
 	})
 }

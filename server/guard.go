@@ -487,6 +487,14 @@ func (g *guard) allowCreation(w http.ResponseWriter, r *http.Request, what strin
 	return ok
 }
 
+// refundSession gives back the token allowSession took, for a request
+// that then made no session (a login refused).
+func (g *guard) refundSession(r *http.Request) {
+	if g.sessions != nil {
+		g.sessions.refund(g.clientAddr(r))
+	}
+}
+
 func (g *guard) refundCreation(r *http.Request) {
 	if g.creations != nil {
 		g.creations.refund(g.clientAddr(r))
