@@ -204,6 +204,11 @@ func newAddrLimiter(rate, burst float64) *addrLimiter {
 // /48, or none when either has none (then how long until the next).
 func (l *addrLimiter) allow(remote string) (bool, time.Duration) {
 	ak, nk := addrKeys(remote)
+	return l.allowKeys(ak, nk)
+}
+
+// allowKeys is allow of an address known by its keys (addrKeys).
+func (l *addrLimiter) allowKeys(ak, nk string) (bool, time.Duration) {
 	if nk != "" {
 		if ok, retry := l.net.allow(nk); !ok {
 			return false, retry

@@ -359,6 +359,44 @@ func TestQuotas(t *testing.T) {
 	}
 }
 
+// TestHintsPerAddress: hints are bounded per address as well as per
+// player (they run on the bot pool beside every table's bots, and guest
+// sessions are cheap): two players of one address share its bound.
+func TestHintsPerAddress(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, HintsPerMinute: 2, HintsPerIPPerMinute: 3,
+		Table: table.Config{BotDelay: time.Hour}})
+	hint := func(c *client, table string, id int) string {
+		c.send(map[string]any{"type": "hint", "table": table, "id": id})
+		for {
+			m := c.next(20 * time.Second)
+			if m.str("type") == "hint" {
+				return "hint"
+			}
+			if m.str("type") == "error" {
+				return m.str("code") + ": " + m.str("message")
+			}
+		}
+	}
+	var got []string
+	for _, name := range []string{"alice", "bob"} {
+		sess := newSession(t, ts.url, name)
+		var q struct {
+			ID string `json:"id"`
+		}
+		if code := httpJSON(t, "POST", ts.url+"/api/quickplay", sess.Token, map[string]any{"game": "papayoo"}, &q); code != 200 {
+			t.Fatalf("quick play: %d", code)
+		}
+		c := dial(t, ts.url, sess)
+		c.send(map[string]any{"type": "watch", "table": q.ID})
+		c.expect("state", nil)
+		got = append(got, hint(c, q.ID, 1), hint(c, q.ID, 2))
+	}
+	if got[0] != "hint" || got[1] != "hint" || got[2] != "hint" || !strings.Contains(got[3], "rate_limited: ") || !strings.Contains(got[3], "network address") {
+		t.Errorf("alice's two hints, then bob's: %q; want bob's second refused for the address", got)
+	}
+}
+
 // TestTablesPerAddress: the tables created from one address are bounded
 // whoever created them (guest sessions are cheap): open ones at
 // -open-tables-per-ip, unfinished ones at -tables-per-ip, an IPv6 /48 at

@@ -101,8 +101,12 @@ type Config struct {
 	// lobby's page.
 	TablesPerIP     int
 	OpenTablesPerIP int
-	// HintsPerMinute bounds each player's hint requests (default 20).
-	HintsPerMinute int
+	// HintsPerMinute bounds each player's hint requests (default 20);
+	// HintsPerIPPerMinute those from one address, whoever asks (default
+	// 60; an IPv6 /48 16 times as many): hints run on the bot pool beside
+	// every table's bots, and guest sessions are cheap.
+	HintsPerMinute      int
+	HintsPerIPPerMinute int
 	// RecordCache bounds the finished games whose logs (and replay
 	// histories) stay in memory for replays (-record-cache; default 256,
 	// at most MaxRecordCache).
@@ -215,7 +219,8 @@ type Server struct {
 	quotaHits      atomic.Int64 // requests refused by a per-player quota
 	addrTableHits  atomic.Int64 // tables refused by a per-address bound (TablesPerIP, OpenTablesPerIP)
 	pool           *pool.Pool
-	hints          *limiter // per player
+	hints          *limiter     // per player
+	addrHints      *addrLimiter // per address
 	records        *recordCache
 	guard          *guard    // per-address limits (guard.go)
 	acct           *accounts // accounts, logins and password hashing (accounts.go)
@@ -283,6 +288,7 @@ func New(cfg Config) (*Server, error) {
 	defInt(&cfg.TablesPerIP, 60)
 	defInt(&cfg.OpenTablesPerIP, 15)
 	defInt(&cfg.HintsPerMinute, 20)
+	defInt(&cfg.HintsPerIPPerMinute, 60)
 	defInt(&cfg.RecordCache, 256)
 	cfg.RecordCache = min(cfg.RecordCache, MaxRecordCache)
 	defInt(&cfg.BotWorkers, max(1, runtime.GOMAXPROCS(0)-1))
@@ -321,6 +327,7 @@ func New(cfg Config) (*Server, error) {
 	s.chat, s.rematches = newChatHub(s, cfg.Chat), newRematches() // chat.go, rematch.go
 	s.pool = pool.NewWith(pool.Options{Workers: min(cfg.BotWorkers, 1024), MaxQueue: min(cfg.BotQueue, 1<<20), Budget: budget, Nice: cfg.BotNice})
 	s.hints = newLimiter(float64(cfg.HintsPerMinute)/60, float64(min(cfg.HintsPerMinute, 1<<20)))
+	s.addrHints = newAddrLimiter(float64(cfg.HintsPerIPPerMinute)/60, float64(min(cfg.HintsPerIPPerMinute, 1<<20)))
 	tc := cfg.Table
 	tc.Store, tc.Log, tc.Metrics, tc.Pool = cfg.Store, cfg.Log, s.metrics, s.pool
 	tc.OnChange = s.onChange

@@ -927,6 +927,13 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 			fail(c.s.quotaErr("at most %d hints a minute: next in %.0f s", c.s.cfg.HintsPerMinute, math.Ceil(wait.Seconds())))
 			return
 		}
+		if o := originOfKey(c.addr); o.addr != "" {
+			if ok, wait := c.s.addrHints.allowKeys(o.addr, o.net); !ok {
+				c.s.hints.refund(c.sess.Player)
+				fail(c.s.quotaErr("at most %d hints a minute from one network address: next in %.0f s", c.s.cfg.HintsPerIPPerMinute, math.Ceil(wait.Seconds())))
+				return
+			}
+		}
 		id, tid := m.ID, t.ID()
 		// Hints run on the bot pool beside the bots' decisions, so a crowd
 		// asking for hints cannot take more cores than the bots may.

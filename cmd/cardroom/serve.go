@@ -89,6 +89,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	tablesPerIP := fs.Int("tables-per-ip", 60, "unfinished tables created from one address by any of its players (an IPv6 /48: 16 times); 0: no limit")
 	openPerIP := fs.Int("open-tables-per-ip", 15, "open (not started) tables created from one address by any of its players (an IPv6 /48: 16 times); 0: no limit")
 	hintsPer := fs.Int("hints-per-minute", 20, "hints one player may ask for a minute; 0: no limit")
+	hintsPerIP := fs.Int("hints-per-ip", 60, "hints asked for from one address a minute, by any of its players (an IPv6 /48: 16 times); 0: no limit")
 	recordCache := fs.Int("record-cache", 256, "finished games whose logs stay in memory for replays (1 to 65536)")
 	chatPer := fs.Int("chat-per-minute", server.DefaultChatPerMinute, "chat lines (and reports) one player may send a minute, across tables; 0: no limit")
 	chatBurst := fs.Int("chat-burst", server.DefaultChatBurst, "chat lines one player may send at once")
@@ -233,7 +234,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables), MaxWatches: offIfZero(*maxWatches),
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
 		TablesPerIP: offIfZero(*tablesPerIP), OpenTablesPerIP: offIfZero(*openPerIP),
-		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer), RecordCache: max(1, *recordCache),
+		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer), HintsPerIPPerMinute: offIfZero(*hintsPerIP), RecordCache: max(1, *recordCache),
 		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters, BotNice: *botNice,
 		PublicURL: pub, TrustedProxies: proxies, Analysis: server.AnalysisConfig{Off: !*analysisOn, Budget: *analysisBudget, Queue: *analysisQueue},
 		Chat: server.ChatConfig{PerMinute: offIfZero(*chatPer), Burst: *chatBurst, History: *chatHistory, ReportsPerIPPerDay: offIfZero(*reportsPerIP)},
