@@ -93,6 +93,7 @@ type analyser struct {
 	done    atomic.Int64
 	failed  atomic.Int64
 	refused atomic.Int64
+	skipped atomic.Int64 // games ended unfinished, not queued
 	nanos   atomic.Int64 // time spent in analysis chunks
 }
 
@@ -152,9 +153,15 @@ func (a *analyser) isPending(k seatKey) bool {
 }
 
 // finished queues the human seats of a game that has just finished, with
-// the stand-in marks its table holds.
+// the stand-in marks its table holds. A game ended unfinished because its
+// humans had gone is not queued (anyone can make such games by the dozen,
+// and the queue is the room's): its analysis is made when asked for.
 func (a *analyser) finished(sum *table.Summary) {
 	if !a.on() || sum.Status != store.StatusFinished {
+		return
+	}
+	if t := a.s.table(sum.ID); t != nil && t.EndedUnfinished() {
+		a.skipped.Add(1)
 		return
 	}
 	marks := a.s.standInMarks(sum.ID)
@@ -407,6 +414,7 @@ func (s *Server) analysisMetrics(metric func(name, typ, help string, v any)) {
 	metric("cardroom_analysis_queued", "gauge", "Seats of finished games waiting for their post-game analysis, or being analysed.", pending)
 	metric("cardroom_analysis_done_total", "counter", "Post-game analyses computed and stored.", a.done.Load())
 	metric("cardroom_analysis_failed_total", "counter", "Post-game analyses that failed (stored as failed).", a.failed.Load())
+	metric("cardroom_analysis_skipped_total", "counter", "Finished games not queued for analysis because they were ended unfinished, their humans gone (analysed when asked for).", a.skipped.Load())
 	metric("cardroom_analysis_refused_total", "counter", "Seats not queued for analysis because the queue was full (-analysis-queue).", a.refused.Load())
 	metric("cardroom_analysis_seconds_total", "counter", "Seconds spent computing post-game analyses on the bot pool.", math.Round(float64(a.nanos.Load())/1e6)/1e3)
 }

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"cardroom/protocol"
+	"cardroom/store"
 	"cardroom/table"
 )
 
@@ -120,7 +123,8 @@ func TestEmptyTablePausesOverHTTP(t *testing.T) {
 // nothing; "end" ends the game unfinished, and then its record is public.
 func TestWhenEmptyOverHTTP(t *testing.T) {
 	needGame(t, "papayoo")
-	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, Table: table.Config{Grace: 300 * time.Millisecond}})
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, Table: table.Config{Grace: 300 * time.Millisecond},
+		Analysis: AnalysisConfig{Budget: 8}})
 	alice := newSession(t, ts.url, "alice")
 	for _, v := range []string{"never", "End", strings.Repeat("x", 300)} {
 		var body protocol.ErrorBody
@@ -147,6 +151,17 @@ func TestWhenEmptyOverHTTP(t *testing.T) {
 	}
 	if v := metricValue(t, ts.url, "cardroom_tables_abandoned_total"); v != "1" {
 		t.Errorf("cardroom_tables_abandoned_total %s, want 1", v)
+	}
+	// A game ended unfinished is not queued for analysis on its own
+	// (anyone can make such games by the dozen); asked for, it is.
+	if v := metricValue(t, ts.url, "cardroom_analysis_skipped_total"); v != "1" {
+		t.Errorf("cardroom_analysis_skipped_total %s, want 1", v)
+	}
+	if _, err := ts.s.analysesStore().Analysis(context.Background(), sum.ID, 0); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the ended game's analysis: %v, want none", err)
+	}
+	if code, body := analysisGet(t, ts, sum.ID, "?seat=0", alice.Token); code != http.StatusAccepted && code != 200 {
+		t.Errorf("the ended game's analysis, asked for: %d %s, want 202 (or 200)", code, body)
 	}
 }
 

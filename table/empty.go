@@ -151,6 +151,7 @@ func (t *Table) endEmpty(why string) {
 		t.seats[i].deadline = time.Time{}
 	}
 	t.cfg.Log.Info("table ended unfinished: "+why, "table", t.id, "grace", t.cfg.Grace)
+	t.unfinished.Store(true)
 	t.publish()
 	t.broadcast()
 }

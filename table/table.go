@@ -174,6 +174,9 @@ type Table struct {
 	cancel  context.CancelFunc
 	stopped chan struct{}
 	summary atomicSummary
+	// unfinished is set, before the finished summary is published, when
+	// the game was ended unfinished (endEmpty): nobody played it out.
+	unfinished atomic.Bool
 
 	// Safe from any goroutine: the steps a bot chose for a player.
 	standInMarks standIns // standin.go
@@ -378,6 +381,12 @@ func (t *Table) ID() string { return t.id }
 
 // Summary is the table's latest summary (safe from any goroutine).
 func (t *Table) Summary() *Summary { return t.summary.Load() }
+
+// EndedUnfinished reports whether the game was ended before its end
+// because its humans had gone (when_empty "end", or -paused-ttl): its
+// summary says finished, and nobody played it out. Safe from any
+// goroutine.
+func (t *Table) EndedUnfinished() bool { return t.unfinished.Load() }
 
 // Done is closed when the table has stopped: no event runs any more.
 func (t *Table) Done() <-chan struct{} { return t.stopped }
