@@ -810,3 +810,44 @@ func TestWatchBound(t *testing.T) {
 		t.Errorf("a watch after an unwatch: %v", m)
 	}
 }
+
+// TestStoreFull: past -max-db-mib (MaxStoreBytes) the room refuses new
+// tables and tournaments (busy, counted) while a game under way plays on,
+// and /metrics says how big the database is.
+func TestStoreFull(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, Table: table.Config{BotDelay: time.Hour}})
+	alice := newSession(t, ts.url, "alice")
+	var q struct {
+		ID string `json:"id"`
+	}
+	if code := httpJSON(t, "POST", ts.url+"/api/quickplay", alice.Token, map[string]any{"game": "papayoo"}, &q); code != 200 {
+		t.Fatalf("quick play: %d", code)
+	}
+	size := metricInt(t, ts.url, "cardroom_store_db_bytes") + metricInt(t, ts.url, "cardroom_store_wal_bytes")
+	if size <= 0 {
+		t.Fatalf("cardroom_store_db_bytes + wal: %d", size)
+	}
+	ts.s.cfg.MaxStoreBytes = int64(size) // full now
+	var e protocol.ErrorBody
+	if code := httpJSON(t, "POST", ts.url+"/api/tables", alice.Token, map[string]any{"game": "papayoo", "seat": 0}, &e); code != 503 || e.Error.Code != protocol.Busy {
+		t.Errorf("a table past the bound: %d %s, want 503 busy", code, e.Error.Code)
+	}
+	tour := protocol.TournamentCreate{Game: "papayoo", Deals: 1, MaxEntrants: 1, DealMinutes: 30}
+	if code := httpJSON(t, "POST", ts.url+"/api/tournaments", alice.Token, tour, &e); code != 503 || e.Error.Code != protocol.Busy {
+		t.Errorf("a tournament past the bound: %d %s, want 503 busy", code, e.Error.Code)
+	}
+	if n := metricInt(t, ts.url, "cardroom_store_full_refusals_total"); n != 2 {
+		t.Errorf("cardroom_store_full_refusals_total = %d, want 2", n)
+	}
+	// The game under way plays on: alice's move is taken.
+	c := dial(t, ts.url, alice)
+	c.send(map[string]any{"type": "watch", "table": q.ID})
+	st := c.expect("state", nil)
+	legal, _ := st["legal"].([]any)
+	if len(legal) == 0 {
+		t.Fatalf("no legal move for alice: %v", st)
+	}
+	c.send(map[string]any{"type": "move", "table": q.ID, "id": 1, "move": legal[0]})
+	c.expect("ack", nil)
+}

@@ -210,6 +210,8 @@ func (s *Server) checkCreate(player string, from origin, botsOnly bool) (*reserv
 	switch {
 	case room >= s.cfg.MaxTables:
 		return nil, &table.Error{Code: protocol.Busy, Msg: fmt.Sprintf("the room holds %d tables, its limit: retry later", room)}
+	case s.storeIsFull():
+		return nil, &table.Error{Code: protocol.Busy, Msg: "the room's storage is full: no new tables for now; retry later"}
 	case mine.open >= s.cfg.OpenTablesPerPlayer:
 		return nil, s.quotaErr("you have %d open tables (the limit): start or leave one first", mine.open)
 	case mine.unfinished >= s.cfg.TablesPerPlayer:
@@ -226,6 +228,20 @@ func (s *Server) checkCreate(player string, from origin, botsOnly bool) (*reserv
 	r := &reservation{player: player, from: from, botsOnly: botsOnly}
 	s.pending[r] = struct{}{}
 	return r, nil
+}
+
+// storeFull_ reports whether the store holds MaxStoreBytes or more on
+// disk (and counts the refusal that follows).
+func (s *Server) storeIsFull() bool {
+	if s.cfg.MaxStoreBytes <= 0 {
+		return false
+	}
+	b, ok := s.store.(interface{ Bytes() int64 })
+	if !ok || b.Bytes() < s.cfg.MaxStoreBytes {
+		return false
+	}
+	s.storeFull.Add(1)
+	return true
 }
 
 // done ends a reservation: the table id was made ("" if it was not), and

@@ -85,6 +85,12 @@ type Config struct {
 	MaxWatches int
 	// MaxTables bounds the tables in memory (default 10,000).
 	MaxTables int
+	// MaxStoreBytes bounds the disk the store holds (a SQLite database
+	// and its WAL; the store must say, with a Bytes method): past it, new
+	// tables and tournaments are refused (busy) while the games under way
+	// play on. Zero: no bound but the disk's, whose "full" the store
+	// answers without losing an accepted move.
+	MaxStoreBytes int64
 	// OpenTablesPerPlayer bounds the open (not started) tables one player
 	// owns (default 5); BotTablesPerPlayer the unfinished tables one
 	// player created with no human seat (default 2).
@@ -218,6 +224,7 @@ type Server struct {
 	watchRefused   atomic.Int64 // watches, joins and creations refused at MaxWatches
 	quotaHits      atomic.Int64 // requests refused by a per-player quota
 	addrTableHits  atomic.Int64 // tables refused by a per-address bound (TablesPerIP, OpenTablesPerIP)
+	storeFull      atomic.Int64 // tables and tournaments refused at MaxStoreBytes
 	pool           *pool.Pool
 	hints          *limiter     // per player
 	addrHints      *addrLimiter // per address

@@ -240,6 +240,9 @@ func (s *Server) createTournament(ctx context.Context, ts store.Tournaments, ses
 	if err != nil {
 		return store.Tournament{}, err
 	}
+	if s.storeIsFull() {
+		return store.Tournament{}, tErr(protocol.Busy, "the room's storage is full: no new tournaments for now; retry later")
+	}
 	// The bounds, with a precise answer; the store checks them again in
 	// the transaction that inserts (two nodes, two requests at once).
 	open, err := s.unfinishedTournaments(ctx, ts)

@@ -772,6 +772,11 @@ func (s *SQLite) Close() error {
 // walPath is the WAL file next to the database.
 func (s *SQLite) walPath() string { return s.path + "-wal" }
 
+// Bytes is the disk the database holds now: its file and its WAL (two
+// stat calls). The room bounds what it lets players add by it
+// (server.Config.MaxStoreBytes).
+func (s *SQLite) Bytes() int64 { return fileSize(s.path) + fileSize(s.walPath()) }
+
 func fileSize(path string) int64 {
 	fi, err := os.Stat(path)
 	if err != nil {

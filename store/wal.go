@@ -90,6 +90,7 @@ type Stats struct {
 	Entries int64 // entries they held (as CommitStats)
 
 	WALBytes int64 // size of the -wal file now
+	DBBytes  int64 // size of the database file now (Bytes: both)
 	WALLimit int64 // SQLiteOptions.WALLimit
 	// Checkpoints counts checkpoints run (passive, restarting and
 	// truncating), Restarts those of them that started the WAL over
@@ -125,7 +126,7 @@ type Stats struct {
 func (s *SQLite) Stats() Stats {
 	st := Stats{
 		Commits: s.commits.Load(), Entries: s.entries.Load(),
-		WALBytes: fileSize(s.walPath()), WALLimit: s.opt.WALLimit,
+		WALBytes: fileSize(s.walPath()), DBBytes: fileSize(s.path), WALLimit: s.opt.WALLimit,
 		Checkpoints: s.wal.checkpoints.Load(), Restarts: s.wal.restarts.Load(),
 		CheckpointErrors: s.wal.errors.Load(), WALOverLimit: s.wal.overLimit.Load(),
 		RestartBacklog: s.wal.left.Load(), ForcedRestarts: s.wal.forced.Load(),

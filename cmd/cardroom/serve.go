@@ -86,6 +86,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	openPer := fs.Int("open-tables-per-player", 5, "open (not started) tables one player may own; 0: no limit")
 	tablesPer := fs.Int("tables-per-player", 20, "unfinished tables one player may own, quick play included; 0: no limit")
 	botTablesPer := fs.Int("bot-tables-per-player", 2, "unfinished games of bots only one player may own; 0: no limit")
+	maxDBMiB := fs.Int64("max-db-mib", 0, "MiB of disk the SQLite database and its WAL may hold; past it new tables and tournaments are refused while games under way play on; 0: no limit but the disk's")
 	tablesPerIP := fs.Int("tables-per-ip", 60, "unfinished tables created from one address by any of its players (an IPv6 /48: 16 times); 0: no limit")
 	openPerIP := fs.Int("open-tables-per-ip", 15, "open (not started) tables created from one address by any of its players (an IPv6 /48: 16 times); 0: no limit")
 	hintsPer := fs.Int("hints-per-minute", 20, "hints one player may ask for a minute; 0: no limit")
@@ -142,6 +143,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if *botMinIters != 0 && (*botMinIters < pool.MinIterations || *botMinIters > *botIters) {
 		fmt.Fprintf(stderr, "serve: -bot-min-iterations %d: want %d to -bot-iterations (%d)\n", *botMinIters, pool.MinIterations, *botIters)
 		return 2
+	}
+	if *maxDBMiB < 0 || *maxDBMiB > 1<<30 {
+		fmt.Fprintf(stderr, "serve: -max-db-mib %d: want 0 (no limit) to %d\n", *maxDBMiB, 1<<30)
+		return 2
+	}
+	if *maxDBMiB > 0 && *storeURL != "" {
+		fmt.Fprintln(stderr, "serve: -max-db-mib bounds a SQLite database only; PostgreSQL's disk is its operator's to watch")
 	}
 	pub, err := server.CheckPublicURL(*publicURL)
 	if err != nil {
@@ -233,7 +241,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		OutQueue: *outQueue, OutQueueBytes: *outQueueBytes, WriteTimeout: *writeTimeout,
 		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables), MaxWatches: offIfZero(*maxWatches),
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
-		TablesPerIP: offIfZero(*tablesPerIP), OpenTablesPerIP: offIfZero(*openPerIP),
+		MaxStoreBytes: *maxDBMiB << 20, TablesPerIP: offIfZero(*tablesPerIP), OpenTablesPerIP: offIfZero(*openPerIP),
 		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer), HintsPerIPPerMinute: offIfZero(*hintsPerIP), RecordCache: max(1, *recordCache),
 		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters, BotNice: *botNice,
 		PublicURL: pub, TrustedProxies: proxies, Analysis: server.AnalysisConfig{Off: !*analysisOn, Budget: *analysisBudget, Queue: *analysisQueue},
