@@ -667,6 +667,50 @@ func TestCorruptTableQuarantined(t *testing.T) {
 	}
 }
 
+// TestExtraSeatQuarantined: a stored table with a taken seat row past its
+// game's seats (no server writes one) is quarantined at the start, and the
+// room starts; an empty such row is dropped and the table runs.
+func TestExtraSeatQuarantined(t *testing.T) {
+	needGame(t, "papayoo")
+	dir := t.TempDir()
+	ts := startServer(t, dir, table.Config{BotDelay: time.Hour})
+	alice := newSession(t, ts.url, "alice")
+	var ids []string
+	for range 2 {
+		var q struct {
+			ID string `json:"id"`
+		}
+		if code := httpJSON(t, "POST", ts.url+"/api/quickplay", alice.Token, map[string]any{"game": "papayoo"}, &q); code != 200 {
+			t.Fatalf("quick play: %d", code)
+		}
+		ids = append(ids, q.ID)
+	}
+	ts.stop()
+	db, err := sql.Open("sqlite", filepath.Join(dir, "cardroom.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range []struct {
+		id, player string
+	}{{ids[0], alice.Player}, {ids[1], ""}} {
+		if _, err := db.Exec(`INSERT INTO seats(table_id, seat, player, name, bot, account) VALUES (?, 9, ?, 'x', '', 0)`, row.id, row.player); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	ts2 := startServer(t, dir, table.Config{BotDelay: time.Hour})
+	if q := ts2.s.Quarantined(); len(q) != 1 || q[0].ID != ids[0] {
+		t.Fatalf("quarantined %+v, want %s", q, ids[0])
+	}
+	tb := ts2.s.table(ids[1])
+	if tb == nil {
+		t.Fatal("the table with an empty extra seat row was not restored")
+	}
+	if n := len(tb.Summary().Seats); n != 4 {
+		t.Errorf("the restored table has %d seats, want 4", n)
+	}
+}
+
 // TestExpiredSessionsPurged: the server deletes expired sessions
 // periodically; a valid one stays.
 func TestExpiredSessionsPurged(t *testing.T) {

@@ -324,6 +324,16 @@ func Restore(cfg Config, meta store.Table, events []record.Entry) (*Table, error
 	for len(meta.Seats) < st.Seats() {
 		meta.Seats = append(meta.Seats, store.Seat{})
 	}
+	// Seat rows past the game's seats: no server writes them, so the row
+	// is damaged; empty ones are dropped, a taken one refuses the table
+	// (the caller quarantines it) rather than being served.
+	for len(meta.Seats) > st.Seats() {
+		last := meta.Seats[len(meta.Seats)-1]
+		if last.Player != "" || last.Bot != "" {
+			return nil, fmt.Errorf("table %s: seat %d is taken but the game has %d seats", meta.ID, len(meta.Seats)-1, st.Seats())
+		}
+		meta.Seats = meta.Seats[:len(meta.Seats)-1]
+	}
 	t := newTable(cfg, meta, eng, st, events)
 	t.start()
 	return t, nil

@@ -189,7 +189,8 @@ func checkTable(ctx context.Context, st store.Store, id string) (doctorTable, *s
 // replayLog is table/table.go's replay (the table package is not imported
 // here: the doctor must judge a log the way a restart would, without
 // starting a table's goroutine): the engine from the row's game, a new
-// state from its options, and record.Step for every entry.
+// state from its options, and record.Step for every entry; then the seat
+// rows, as table.Restore checks them.
 func replayLog(meta store.Table, events []record.Entry) error {
 	eng, err := games.Lookup(meta.Game)
 	if err != nil {
@@ -206,6 +207,12 @@ func replayLog(meta store.Table, events []record.Entry) error {
 	for i, e := range events {
 		if err := record.Step(st, e); err != nil {
 			return fmt.Errorf("event %d (%q): %w", i, e.Text, err)
+		}
+	}
+	// As table.Restore: a taken seat past the game's seats refuses it.
+	for i := st.Seats(); i < len(meta.Seats); i++ {
+		if meta.Seats[i].Player != "" || meta.Seats[i].Bot != "" {
+			return fmt.Errorf("seat %d is taken but the game has %d seats", i, st.Seats())
 		}
 	}
 	return nil

@@ -161,6 +161,25 @@ func TestDoctorDamaged(t *testing.T) {
 	}
 }
 
+// TestDoctorExtraSeat: a taken seat row past the game's seats (which the
+// room's restart refuses, quarantining the table) is damage to the doctor
+// too.
+func TestDoctorExtraSeat(t *testing.T) {
+	dir := doctorRoom(t)
+	db, err := sql.Open("sqlite", filepath.Join(dir, "cardroom.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`INSERT INTO seats(table_id, seat, player, name, bot, account) VALUES ('t_a', 9, 'p1', 'x', '', 0)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	out, _, code := runCLI(t, "doctor", "-data", dir)
+	if code != 1 || !strings.Contains(out, "seat 9 is taken but the game has 4 seats") || !strings.Contains(out, "would be quarantined: t_a") {
+		t.Errorf("exit %d, want 1 naming t_a's seat 9:\n%s", code, out)
+	}
+}
+
 func TestDoctorErrors(t *testing.T) {
 	dir := doctorRoom(t)
 	if _, _, code := runCLI(t, "doctor", "-data", dir, "-nope"); code != 2 {
