@@ -208,7 +208,7 @@ func (a *analyser) run() {
 				return
 			}
 		}
-		err := a.analyse(ctx, k, q.marks)
+		err := a.analyseSafely(ctx, k, q.marks)
 		a.mu.Lock()
 		delete(a.pending, k)
 		a.mu.Unlock()
@@ -219,6 +219,17 @@ func (a *analyser) run() {
 			a.s.log.Warn("analysis", "table", k.table, "seat", k.seat, "err", err)
 		}
 	}
+}
+
+// analyseSafely is analyse with a panic (a bug) recovered as its error:
+// the analyser goes on with the next seat.
+func (a *analyser) analyseSafely(ctx context.Context, k seatKey, marks standInMarks) (err error) {
+	defer func() {
+		if a.s.recovered(recover(), "analysis", "table", k.table, "seat", k.seat) {
+			err = errors.New("the analysis panicked")
+		}
+	}()
+	return a.analyse(ctx, k, marks)
 }
 
 // analyse computes and stores one seat's analysis. A failure of the
@@ -301,7 +312,7 @@ func (a *analyser) compute(ctx context.Context, f *finished, seat int, marks sta
 				return
 			}
 			start := time.Now()
-			err := job.Next()
+			err := nextSafely(a.s, job)
 			a.nanos.Add(int64(time.Since(start)))
 			res <- err
 		})
@@ -326,6 +337,17 @@ func (a *analyser) compute(ctx context.Context, f *finished, seat int, marks sta
 }
 
 var errYield = errors.New("yielded to a bot move")
+
+// nextSafely is job.Next with a panic (a bug) recovered as its error: the
+// chunk runs on a pool worker, and compute waits for its answer.
+func nextSafely(s *Server, job *analysis.Job) (err error) {
+	defer func() {
+		if s.recovered(recover(), "analysis chunk") {
+			err = errors.New("the analysis panicked")
+		}
+	}()
+	return job.Next()
+}
 
 // analysisSeed is the sampling seed of a table's analyses: from the table's
 // id, not its seed, which the analysis's JSON shows and which must stay

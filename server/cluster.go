@@ -730,8 +730,15 @@ func (cl *clusterNode) dispatch() {
 			return
 		case m = <-cl.cmds:
 		}
-		cl.command(m)
+		cl.commandSafely(m)
 	}
+}
+
+// commandSafely is command with a panic (a bug) recovered: it ends that
+// command's handling, not the node.
+func (cl *clusterNode) commandSafely(m *nats.Msg) {
+	defer func() { cl.s.recovered(recover(), "cluster: a relayed command", "subject", m.Subject) }()
+	cl.command(m)
 }
 
 func (cl *clusterNode) command(m *nats.Msg) {

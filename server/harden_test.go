@@ -895,3 +895,30 @@ func TestStoreFull(t *testing.T) {
 	c.send(map[string]any{"type": "move", "table": q.ID, "id": 1, "move": legal[0]})
 	c.expect("ack", nil)
 }
+
+// TestRecovered: a panic in the handling of one input, recovered by the
+// deferred recovered (as a message's reader, a relayed command, a hint and
+// an analysis do), is reported, counted in /metrics, and the room serves
+// on; no panic reports nothing.
+func TestRecovered(t *testing.T) {
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000})
+	handle := func(bug bool) (had bool) {
+		defer func() { had = ts.s.recovered(recover(), "a test's input") }()
+		if bug {
+			panic("a bug")
+		}
+		return false
+	}
+	if handle(false) {
+		t.Error("recovered reported a panic where there was none")
+	}
+	if !handle(true) {
+		t.Error("recovered did not report the panic")
+	}
+	if n := metricInt(t, ts.url, "cardroom_panics_total"); n != 1 {
+		t.Errorf("cardroom_panics_total = %d, want 1", n)
+	}
+	c := dial(t, ts.url, newSession(t, ts.url, "alice"))
+	c.send(map[string]any{"type": "ping"})
+	c.expect("pong", nil)
+}

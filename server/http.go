@@ -622,6 +622,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_bot_running", "gauge", "Bot decisions and hints being computed.", ps.Running)
 	metric("cardroom_bot_workers_niced", "gauge", "Bot workers running at a lowered priority (-bot-nice).", ps.Niced)
 	metric("cardroom_bot_queued", "gauge", "Bot decisions and hints waiting for a worker.", ps.Queued)
+	metric("cardroom_panics_total", "counter", "Panics recovered (bugs): a message's, command's or analysis' handling ended, a table stopped (table events, bot decisions) or a pool job ended; each is logged with its stack.", s.panics.Load()+m.Panics.Load()+ps.Panics)
 	metric("cardroom_bot_refused_total", "counter", "Bot decisions and hints refused because the bot queue was full.", ps.Refused)
 	metric("cardroom_bot_retries_total", "counter", "Bot decisions postponed because the bot queue was full.", m.BotRetries.Load())
 	s.pool.WriteMetrics(&b) // the bot budget, latency and iterations (bot/pool/metrics.go)

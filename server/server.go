@@ -19,6 +19,7 @@ import (
 	"net/netip"
 	"net/url"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -225,6 +226,7 @@ type Server struct {
 	quotaHits      atomic.Int64 // requests refused by a per-player quota
 	addrTableHits  atomic.Int64 // tables refused by a per-address bound (TablesPerIP, OpenTablesPerIP)
 	storeFull      atomic.Int64 // tables and tournaments refused at MaxStoreBytes
+	panics         atomic.Int64 // handlings of one input that panicked and were recovered (survive)
 	pool           *pool.Pool
 	hints          *limiter     // per player
 	addrHints      *addrLimiter // per address
@@ -895,4 +897,18 @@ func CheckPublicURL(raw string) (string, error) {
 		return "", fmt.Errorf("public-url %q: the host has a pattern character", raw)
 	}
 	return u.Scheme + "://" + strings.ToLower(u.Host), nil
+}
+
+// recovered is called with recover() by the deferred function of a
+// goroutine that handles one input (a client's message, a relayed
+// command, an analysis): a panic there (a bug) ends that handling, not
+// the room, and is logged with its stack and counted. It reports whether
+// there was one; what to drop then is the caller's.
+func (s *Server) recovered(r any, what string, attrs ...any) bool {
+	if r == nil {
+		return false
+	}
+	s.panics.Add(1)
+	s.log.Error(what+": panic recovered", append(attrs, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))...)
+	return true
 }

@@ -679,7 +679,13 @@ func (c *conn) read(ws *wsconn.Conn) {
 
 // readNext reads and handles the message that has come; false ends the
 // connection.
-func (c *conn) readNext(ws *wsconn.Conn) bool {
+func (c *conn) readNext(ws *wsconn.Conn) (ok bool) {
+	// A panic in handling the message ends this connection only.
+	defer func() {
+		if c.s.recovered(recover(), "a client's message", "player", c.sess.Player) {
+			ok = false
+		}
+	}()
 	typ, err := ws.Next()
 	if err != nil {
 		if wsconn.IsFlood(err) {
@@ -691,7 +697,7 @@ func (c *conn) readNext(ws *wsconn.Conn) bool {
 	// The buffer is taken only once a message has come: an idle socket
 	// holds none.
 	bp := bufPool.Get().(*[]byte)
-	ok := c.readOne(context.Background(), ws, typ, *bp)
+	ok = c.readOne(context.Background(), ws, typ, *bp)
 	bufPool.Put(bp)
 	return ok
 }
@@ -938,6 +944,11 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 		// Hints run on the bot pool beside the bots' decisions, so a crowd
 		// asking for hints cannot take more cores than the bots may.
 		err = c.s.pool.Submit(context.Background(), func(ctx context.Context) {
+			defer func() {
+				if c.s.recovered(recover(), "hint", "table", tid) {
+					c.sendErr(id, tid, &table.Error{Code: protocol.NoHint, Msg: "no hint available"})
+				}
+			}()
 			hctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			defer cancel()
 			rs, err := h.Hint(hctx, eng, v)

@@ -6,6 +6,7 @@ import (
 	"cardroom/store"
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"time"
 )
@@ -133,8 +134,11 @@ func (t *Table) startBot(i int, level string) {
 	// holds no worker and no goroutine.
 	decide := func(ctx context.Context) {
 		cctx, cancel := context.WithTimeout(ctx, timeout)
-		m, err := b.Choose(cctx, eng, v)
+		m, err := choose(cctx, b, eng, v)
 		cancel()
+		if errors.Is(err, errBotPanic) {
+			t.cfg.Metrics.Panics.Add(1)
+		}
 		deliver(botResult{seat: i, gen: gen, move: m, err: err})
 	}
 	submit := func() {
@@ -154,6 +158,21 @@ func (t *Table) startBot(i int, level string) {
 	} else {
 		submit()
 	}
+}
+
+// errBotPanic is the error of a bot decision that panicked: the table
+// answers it as any failed decision.
+var errBotPanic = errors.New("the bot's decision panicked")
+
+// choose is b.Choose, with a panic turned into errBotPanic: the decision
+// runs on a pool worker, and the table waits for its answer.
+func choose(ctx context.Context, b bot.Bot, eng game.Engine, v game.View) (m game.Move, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = game.Move{}, fmt.Errorf("%w: %v", errBotPanic, r)
+		}
+	}()
+	return b.Choose(ctx, eng, v)
 }
 
 func (t *Table) onBot(r botResult) {

@@ -1,6 +1,8 @@
 package table
 
 import (
+	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -133,6 +135,15 @@ func (m *mailbox) next() (event, bool) {
 func (t *Table) drain() {
 	exited := true
 	defer func() {
+		// A handler that panicked (a bug: an engine's, the table's) ends
+		// the table, not the room: its state may be half changed, and
+		// what it stored (every accepted move) restores it at the next
+		// start. The stack goes to the log only.
+		if r := recover(); r != nil {
+			t.cfg.Metrics.Panics.Add(1)
+			t.cfg.Log.Error("table stopped: an event's handling panicked", "table", t.id, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			exited = true
+		}
 		// A handler that ended its goroutine (runtime.Goexit: a test's
 		// FailNow inside a command) ends the table: its state may be half
 		// changed.

@@ -2,11 +2,15 @@ package table
 
 import (
 	"context"
+	"errors"
+	"io"
+	"log/slog"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 
+	"cardroom/game"
 	"cardroom/store"
 )
 
@@ -199,4 +203,48 @@ func humanSeats(n int) []store.Seat {
 		seats[i] = store.Seat{Player: "p" + string(rune('a'+i)), Name: "n"}
 	}
 	return seats
+}
+
+// TestMailboxPanic: a command that panics (a bug) stops its table, not
+// the process: the panic is recovered, counted and logged, the caller is
+// told the table stopped (not that the command was done), and later
+// commands are refused.
+func TestMailboxPanic(t *testing.T) {
+	needPapayoo(t)
+	m := NewMetrics()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tb, err := Create(context.Background(), Config{Store: store.NewMemory(), Grace: time.Hour, Metrics: m, Log: quiet}, newMeta("t_mbp", botSeats("a", 4)[:4], 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.do(context.Background(), func() { panic("a bug") }); err != ErrStopped {
+		t.Errorf("do of a command that panicked: %v, want ErrStopped", err)
+	}
+	select {
+	case <-tb.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the table runs on after a command panicked")
+	}
+	if n := m.Panics.Load(); n != 1 {
+		t.Errorf("Panics = %d, want 1", n)
+	}
+	if err := tb.do(context.Background(), func() { t.Error("a command ran after the table stopped") }); err != ErrStopped {
+		t.Fatalf("do after the stop: %v, want ErrStopped", err)
+	}
+}
+
+// panicBot is a bot whose every decision panics.
+type panicBot struct{}
+
+func (panicBot) Level() string { return "panic" }
+func (panicBot) Choose(context.Context, game.Engine, game.View) (game.Move, error) {
+	panic("a bot bug")
+}
+
+// TestChoosePanic: a bot decision that panics is an errBotPanic error (the
+// table then plays a legal move for the seat), not a crash of the worker.
+func TestChoosePanic(t *testing.T) {
+	if _, err := choose(context.Background(), panicBot{}, nil, nil); !errors.Is(err, errBotPanic) {
+		t.Errorf("choose of a panicking bot: %v, want errBotPanic", err)
+	}
 }

@@ -433,8 +433,11 @@ func (t *Table) do(ctx context.Context, f func()) error {
 		if !state.CompareAndSwap(queued, running) {
 			return // the caller gave up before it ran
 		}
-		defer close(done)
+		// Not deferred: an f that panicked (or ended its goroutine) did
+		// not finish, and its caller must not take it for done: the
+		// table stops (drain), and the caller gets ErrStopped.
 		f()
+		close(done)
 	}
 	if err := t.deliver(event{kind: stepCmd, f: cmd}, true); err != nil {
 		return err

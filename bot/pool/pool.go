@@ -52,6 +52,7 @@ type Pool struct {
 	done     atomic.Int64
 	refused  atomic.Int64
 	skipped  atomic.Int64
+	panics   atomic.Int64
 	maxQueue int
 
 	budget     Budget
@@ -72,6 +73,9 @@ type Stats struct {
 	Refused  int64 // Submit calls refused because the queue was full
 	Skipped  int64 // jobs dropped unrun because their context had ended
 	Niced    int64 // workers running at a lowered priority (Options.Nice)
+	// Panics counts jobs that panicked: the worker recovers and goes on
+	// (a job that must answer someone recovers itself, to answer).
+	Panics int64
 }
 
 // New starts a pool of workers (at least 1) with a queue of maxQueue jobs
@@ -172,7 +176,7 @@ func (p *Pool) work() {
 		}
 		ctx := WithGrant(j.ctx, g)
 		p.running.Add(1)
-		j.f(ctx)
+		p.run(ctx, j.f)
 		p.running.Add(-1)
 		p.done.Add(1)
 		p.latency.ObserveDuration(time.Since(j.at))
@@ -183,6 +187,16 @@ func (p *Pool) work() {
 			}
 		}
 	}
+}
+
+// run runs one job; a panic in it ends the job, not the process.
+func (p *Pool) run(ctx context.Context, f func(context.Context)) {
+	defer func() {
+		if recover() != nil {
+			p.panics.Add(1)
+		}
+	}()
+	f(ctx)
 }
 
 // Close refuses new jobs, lets the workers finish what is queued (jobs
@@ -201,5 +215,5 @@ func (p *Pool) Stats() Stats {
 	q := p.n
 	p.mu.Unlock()
 	return Stats{Workers: p.workers, Running: p.running.Load(), Queued: int64(q), MaxQueue: p.maxQueue,
-		Done: p.done.Load(), Refused: p.refused.Load(), Skipped: p.skipped.Load(), Niced: p.niced.Load()}
+		Done: p.done.Load(), Refused: p.refused.Load(), Skipped: p.skipped.Load(), Niced: p.niced.Load(), Panics: p.panics.Load()}
 }

@@ -149,3 +149,26 @@ func TestNiceWorkers(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestPanickingJob: a job that panics ends, counted; its worker goes on
+// with the next jobs (the one worker here runs both), and the process
+// lives.
+func TestPanickingJob(t *testing.T) {
+	p := New(1, 10)
+	ran := make(chan struct{})
+	if err := p.Submit(context.Background(), func(context.Context) { panic("a bug") }); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Submit(context.Background(), func(context.Context) { close(ran) }); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the job after a panicking one did not run")
+	}
+	p.Close()
+	if s := p.Stats(); s.Panics != 1 || s.Done != 2 || s.Running != 0 {
+		t.Errorf("stats %+v, want 1 panic, 2 done, none running", s)
+	}
+}
