@@ -600,6 +600,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_tables_expired_total", "counter", "Open tables closed because nobody joined in time.", m.Expired.Load())
 	metric("cardroom_tables_paused", "gauge", "Tables in progress whose bots wait because every human has left.", m.Paused.Load())
 	metric("cardroom_tables_abandoned_total", "counter", "Games ended unfinished because every human had left (when_empty end).", m.Abandoned.Load())
+	metric("cardroom_tables_too_long_total", "counter", "Games ended unfinished at -max-steps steps.", m.TooLong.Load())
 	metric("cardroom_queued_bytes", "gauge", "Bytes waiting in the connections' outgoing queues.", s.queuedBytes.Load())
 	metric("cardroom_slow_disconnects_total", "counter", "Connections dropped for not reading (queue full or write timeout).", s.slowKicks.Load())
 	metric("cardroom_watch_refused_total", "counter", "Tables a connection was refused to watch, join or create: it watched -max-watches already.", s.watchRefused.Load())

@@ -72,7 +72,7 @@ func (t *Table) checkEmpty() {
 		return
 	}
 	if t.meta.WhenEmpty == protocol.WhenEmptyEnd {
-		t.endEmpty("every human has left")
+		t.endUnfinished("every human has left", true)
 		return
 	}
 	if !t.emptyPaused {
@@ -84,7 +84,7 @@ func (t *Table) checkEmpty() {
 		if at := t.pausedAt.Add(t.cfg.PausedTTL); now.Before(at) {
 			t.emptyTimer.Reset(at.Sub(now))
 		} else {
-			t.endEmpty("paused for longer than the paused TTL")
+			t.endUnfinished("paused for longer than the paused TTL", true)
 		}
 	}
 }
@@ -120,12 +120,13 @@ func (t *Table) resumeEmpty() {
 	t.broadcast()
 }
 
-// endEmpty ends the game unfinished: the table is finished with result
-// "*" (the record's mark of an unfinished game) and no winner, leaves the
-// lobby, and stays in memory for Linger like any finished table. If the
-// row cannot be stored, the table pauses instead, so nothing plays on, and
-// tries again a minute later.
-func (t *Table) endEmpty(why string) {
+// endUnfinished ends the game unfinished: the table is finished with
+// result "*" (the record's mark of an unfinished game) and no winner,
+// leaves the lobby, and stays in memory for Linger like any finished
+// table; abandoned says its humans had gone (else it reached MaxSteps).
+// If the row cannot be stored, the table pauses instead, so nothing plays
+// on, and tries again a minute later.
+func (t *Table) endUnfinished(why string, abandoned bool) {
 	prev := t.snapshot()
 	t.meta.Status = store.StatusFinished
 	t.meta.Result = record.ResultText(t.st)
@@ -146,7 +147,11 @@ func (t *Table) endEmpty(why string) {
 	t.finished = time.Now()
 	t.emptySince = time.Time{}
 	t.cfg.Metrics.Playing.Add(-1)
-	t.cfg.Metrics.Abandoned.Add(1)
+	if abandoned {
+		t.cfg.Metrics.Abandoned.Add(1)
+	} else {
+		t.cfg.Metrics.TooLong.Add(1)
+	}
 	for i := range t.seats {
 		t.seats[i].deadline = time.Time{}
 	}

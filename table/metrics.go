@@ -15,6 +15,7 @@ type Metrics struct {
 	Chance      atomic.Int64 // chance outcomes drawn
 	Refused     atomic.Int64 // moves refused
 	Busy        atomic.Int64 // commands refused because a table's queue was full
+	TooLong     atomic.Int64 // games ended unfinished at Config.MaxSteps
 	Panics      atomic.Int64 // tables ended because handling an event panicked (and bot decisions that panicked)
 	Finished    atomic.Int64 // games finished
 	Expired     atomic.Int64 // open tables closed unjoined (Config.OpenTTL)

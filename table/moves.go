@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 )
@@ -272,6 +273,10 @@ func (t *Table) advance() bool {
 		}
 		t.publish()
 		t.broadcast()
+		return true
+	}
+	if t.cfg.MaxSteps > 0 && t.log.len() >= t.cfg.MaxSteps {
+		t.endUnfinished(fmt.Sprintf("the game reached %d steps (the bound)", t.cfg.MaxSteps), false)
 		return true
 	}
 	if drew {

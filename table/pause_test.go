@@ -332,3 +332,40 @@ func TestPausedTableEndsAfterTTL(t *testing.T) {
 		}
 	})
 }
+
+// TestMaxSteps: a game that reaches Config.MaxSteps unfinished is ended
+// unfinished (result "*", no winner), counted apart from abandoned ones,
+// and its log holds exactly the bound's steps: the rules bound no game's
+// length, and a table of bots would otherwise play for ever.
+func TestMaxSteps(t *testing.T) {
+	needPapayoo(t)
+	synctest.Test(t, func(t *testing.T) {
+		m := NewMetrics()
+		st := store.NewMemory()
+		cfg := Config{Store: st, Metrics: m, Grace: time.Hour, MaxSteps: 25}
+		tb, err := Create(context.Background(), cfg, newMeta("t_long", botSeats("", 4), 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Stop()
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if got := tb.Summary().Status; got != store.StatusFinished {
+			t.Fatalf("status %s, want finished", got)
+		}
+		row := mustTable(t, st, "t_long")
+		if row.Result != "*" || len(row.Winners) != 0 {
+			t.Errorf("stored row: result %q, winners %v; want * and none", row.Result, row.Winners)
+		}
+		if ev, err := st.Events(context.Background(), "t_long"); err != nil || len(ev) != 25 {
+			t.Errorf("%d steps logged (%v), want the bound's 25", len(ev), err)
+		}
+		if m.TooLong.Load() != 1 || m.Abandoned.Load() != 0 || m.Finished.Load() != 0 || m.Playing.Load() != 0 {
+			t.Errorf("metrics: too long %d abandoned %d finished %d playing %d; want 1 0 0 0",
+				m.TooLong.Load(), m.Abandoned.Load(), m.Finished.Load(), m.Playing.Load())
+		}
+		if !tb.EndedUnfinished() {
+			t.Error("EndedUnfinished is false")
+		}
+	})
+}

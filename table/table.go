@@ -112,6 +112,15 @@ type Config struct {
 	// every human left (empty.go): it bounds how long games nobody comes
 	// back to hold memory and places. Default 2 h; negative: never.
 	PausedTTL time.Duration
+	// MaxSteps bounds a game's log: a game that reaches it unfinished is
+	// ended unfinished (result "*", as an abandoned one). The rules bound
+	// no game's length (500 Rum's totals may fall for ever: five players
+	// with one deck, played at random, never reach the target; a Pis
+	// Yedili hand of random play took 68,000 steps), and a table of bots
+	// would otherwise spend CPU and disk for ever. Default 100,000, far
+	// past any game people play (a 100-hand Pis Yedili game, a 100-round
+	// Papayoo game: under 30,000); negative: none.
+	MaxSteps int
 	// StoreTimeout bounds one write to the store (a step, or the seats);
 	// an append that has reached the store is always waited for, so a step
 	// is either committed and acknowledged or refused and not committed.
@@ -150,6 +159,9 @@ func (c *Config) defaults() {
 	}
 	if c.QueueSize <= 0 {
 		c.QueueSize = 64
+	}
+	if c.MaxSteps == 0 {
+		c.MaxSteps = 100_000
 	}
 	if c.MaxLegal <= 0 {
 		c.MaxLegal = 2000
@@ -392,10 +404,10 @@ func (t *Table) ID() string { return t.id }
 // Summary is the table's latest summary (safe from any goroutine).
 func (t *Table) Summary() *Summary { return t.summary.Load() }
 
-// EndedUnfinished reports whether the game was ended before its end
-// because its humans had gone (when_empty "end", or -paused-ttl): its
-// summary says finished, and nobody played it out. Safe from any
-// goroutine.
+// EndedUnfinished reports whether the game was ended before its end:
+// its humans had gone (when_empty "end", or -paused-ttl), or it reached
+// Config.MaxSteps. Its summary says finished, and nobody played it out.
+// Safe from any goroutine.
 func (t *Table) EndedUnfinished() bool { return t.unfinished.Load() }
 
 // Done is closed when the table has stopped: no event runs any more.

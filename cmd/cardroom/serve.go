@@ -111,6 +111,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	tournPerIP := fs.Int("tournament-entries-per-ip", 1, "entrants a tournament takes from one address (every entrant plays the same cards); 0: no limit")
 	tournCreatedPerIP := fs.Int("tournaments-per-ip", 3, "open or running tournaments created from one address; 0: no limit")
 	openTTL := fs.Duration("open-ttl", 30*time.Minute, "an open table nobody seated is connected to closes after this; 0: never")
+	maxSteps := fs.Int("max-steps", 100_000, "steps a game may take; one that reaches it unfinished is ended unfinished (the rules bound no game's length); 0: no limit")
 	pausedTTL := fs.Duration("paused-ttl", 2*time.Hour, "a game paused because every human left ends after this; 0: never")
 	busyTimeout := fs.Duration("busy-timeout", 5*time.Second, "how long a database write waits for a lock held by another process before the step is refused")
 	walLimit := fs.Int64("wal-limit", 64<<20, "WAL size in bytes over which the WAL is copied back and started over")
@@ -251,8 +252,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 			PerCreatorAddress: offIfZero(*tournCreatedPerIP)},
 		Accounts: server.AccountsConfig{HashConcurrency: *hashConc, HashMemoryKiB: uint32(min(*hashMem, 1<<20)), HashTime: uint32(min(*hashTime, 16)),
 			LoginFailuresPerAccount: offIfZero(*failAcct), LoginFailuresPerIP: offIfZero(*failIP), SessionsPerAccount: offIfZero(*sessPerAcct)},
-		Bots:  server.BotConfig{TokensPerAccount: offIfZero(*botTokens), MaxBotAccounts: offIfZero(*maxBotAccts)},
-		Table: table.Config{Grace: *grace, BotDelay: *botDelay, TrickPause: *trickPause, Linger: *linger, QueueSize: *queue, OpenTTL: offIfZero(*openTTL), PausedTTL: offIfZero(*pausedTTL)},
+		Bots: server.BotConfig{TokensPerAccount: offIfZero(*botTokens), MaxBotAccounts: offIfZero(*maxBotAccts)},
+		Table: table.Config{Grace: *grace, BotDelay: *botDelay, TrickPause: *trickPause, Linger: *linger, QueueSize: *queue, OpenTTL: offIfZero(*openTTL), PausedTTL: offIfZero(*pausedTTL),
+			MaxSteps: offIfZero(*maxSteps)},
 	})
 	if err != nil {
 		st.Close()
