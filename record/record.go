@@ -77,6 +77,19 @@ func Parse(rd io.Reader) (*Record, error) {
 	rec := &Record{}
 	n := 0
 	inBody := false
+	// A chance outcome's continuation lines are joined once, when the
+	// next entry starts (or at the end), and tag names are checked against
+	// a set: appending line by line, or scanning the tags for each, made a
+	// crafted record of a megabyte take minutes.
+	var cont []string
+	join := func() {
+		if len(cont) > 0 {
+			e := &rec.Entries[len(rec.Entries)-1]
+			e.Text = e.Text + "\n" + strings.Join(cont, "\n")
+			cont = cont[:0]
+		}
+	}
+	tags := map[string]bool{}
 	for sc.Scan() {
 		n++
 		raw := sc.Text()
@@ -86,6 +99,7 @@ func Parse(rd io.Reader) (*Record, error) {
 			continue
 		}
 		if strings.HasPrefix(trimmed, "#") {
+			join()
 			rec.Entries = append(rec.Entries, Entry{Comment: true, Seat: game.Spectator, Text: strings.TrimSpace(trimmed[1:]), Line: n})
 			continue
 		}
@@ -94,10 +108,10 @@ func Parse(rd io.Reader) (*Record, error) {
 			if len(rec.Entries) == 0 || !rec.Entries[len(rec.Entries)-1].Chance {
 				return nil, &SyntaxError{n, "indented line outside a chance outcome"}
 			}
-			e := &rec.Entries[len(rec.Entries)-1]
-			e.Text += "\n" + trimmed
+			cont = append(cont, trimmed)
 			continue
 		}
+		join()
 		if line[0] == '[' {
 			if inBody {
 				return nil, &SyntaxError{n, "tag after the first move"}
@@ -106,9 +120,10 @@ func Parse(rd io.Reader) (*Record, error) {
 			if err != nil {
 				return nil, &SyntaxError{n, err.Error()}
 			}
-			if _, dup := rec.Get(t.Name); dup {
+			if tags[t.Name] {
 				return nil, &SyntaxError{n, fmt.Sprintf("tag %s given twice", t.Name)}
 			}
+			tags[t.Name] = true
 			rec.Tags = append(rec.Tags, t)
 			continue
 		}
@@ -134,6 +149,7 @@ func Parse(rd io.Reader) (*Record, error) {
 		}
 		return nil, err
 	}
+	join()
 	return rec, nil
 }
 
