@@ -56,6 +56,16 @@ func TestArenaCommand(t *testing.T) {
 	if !strings.Contains(out, "pass ") || !strings.Contains(out, "visits") {
 		t.Fatalf("hint output:\n%s", out)
 	}
+	// A seat the game has not, and one that has passed already, are told
+	// in words.
+	for _, c := range []struct {
+		seat, want string
+		code       int
+	}{{"9", "the game has seats 0 to 3", 2}, {"0", "seat 0 does not have to act", 1}} {
+		if _, errOut, code := runCLI(t, "hint", "--iterations", "200", "--seat", c.seat, rec); code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("hint --seat %s: exit %d, %s; want %d and %q", c.seat, code, errOut, c.code, c.want)
+		}
+	}
 	if _, errOut, code := runCLI(t, "arena", "--game", "papayoo", "--seats", "medium,medium"); code != 2 || !strings.Contains(errOut, "2 seats given for 4 players") {
 		t.Fatalf("bad seat count: exit %d, %s", code, errOut)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"cardroom/bot"
@@ -59,13 +60,19 @@ func runHint(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	s := game.Seat(*seat)
-	if s < 0 {
-		to := st.ToAct(nil)
-		if len(to) == 0 {
-			fmt.Fprintln(stderr, "hint: no seat has to act at the end of the record")
-			return 1
-		}
+	to := st.ToAct(nil)
+	switch {
+	case *seat < -1 || *seat >= st.Seats():
+		fmt.Fprintf(stderr, "hint: --seat %d: the game has seats 0 to %d\n", *seat, st.Seats()-1)
+		return 2
+	case len(to) == 0:
+		fmt.Fprintln(stderr, "hint: no seat has to act at the end of the record")
+		return 1
+	case s < 0:
 		s = to[0]
+	case !slices.Contains(to, s):
+		fmt.Fprintf(stderr, "hint: seat %d does not have to act at the end of the record (seats to act: %v)\n", s, to)
+		return 1
 	}
 	cfg := bot.HardConfig{Iterations: *iters}
 	if *dur > 0 {
