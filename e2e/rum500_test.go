@@ -394,6 +394,63 @@ func TestRum500TwoJokersInAMeld(t *testing.T) {
 	e.checkJS()
 }
 
+// TestRum500ThreeJokersByKind: three jokers selected alone make about a
+// hundred melds (every set of three of a rank, every run of three in a
+// suit); the page first asks which kind (a set of a rank, a run in a
+// suit), then lists the melds of that kind in words, and the one chosen
+// lies on the table.
+func TestRum500ThreeJokersByKind(t *testing.T) {
+	opts := game.Options{"players": "2", "decks": "2", "jokers": "2"}
+	var seed uint64
+	for s := uint64(1); s < 50000 && seed == 0; s++ {
+		// Seat 0 plays first (seat 1 deals) and holds three jokers or more.
+		if d := predictDeal(t, s, opts); d.dealer == 1 && strings.Count(strings.Join(d.hands[0], " "), "JK") >= 3 {
+			seed = s
+		}
+	}
+	if seed == 0 {
+		t.Fatal("no seed below 50000 gives the deal this test needs")
+	}
+	e := newEnv(t, func(c *server.Config) { c.Seeds = func() uint64 { return seed } })
+	b := e.tab("alice")
+	b.login("alice")
+	b.createTable("rum500", 2, map[string]string{"decks": "2", "jokers": "2"}, nil)
+	b.waitJS("my turn", myTurnToDraw)
+	b.click("draw", `[data-testid=draw-stock]`)
+	b.waitJS("drawn", `!!document.querySelector('[data-testid=discard]')`)
+	for i := 1; i <= 3; i++ {
+		b.click(fmt.Sprintf("select joker %d", i), fmt.Sprintf(`[data-testid=hand-card][data-key="hJK#%d"]`, i))
+	}
+	b.waitJS("meld selected enabled", `!document.querySelector('[data-testid=meld-selected]').disabled`)
+	b.click("meld selected", `[data-testid=meld-selected]`)
+	b.waitJS("the kinds", `document.querySelectorAll('[data-testid=meld-kind]').length > 0`)
+	kinds, _ := eval[[]string](b, `[...document.querySelectorAll('[data-testid=meld-kind]')].map((e) => e.textContent)`)
+	if n, _ := eval[int](b, `document.querySelectorAll('[data-testid=meld-choice]').length`); n != 0 {
+		t.Errorf("%d melds listed before a kind was chosen", n)
+	}
+	// Thirteen ranks' sets and four suits' runs.
+	if len(kinds) != 17 || !slices.Contains(kinds, "Set: queen (4)") || !slices.Contains(kinds, "Run: hearts (12)") {
+		t.Errorf("kinds %q: want 13 sets (4 each) and 4 runs (12 each)", kinds)
+	}
+	b.screenshot("rum500-three-jokers-kinds")
+	b.click("runs in hearts", `[data-testid=meld-kind][data-key="mkrun-H"]`)
+	b.waitJS("the runs", `document.querySelectorAll('[data-testid=meld-choice]').length === 12`)
+	moves, _ := eval[[]string](b, `[...document.querySelectorAll('[data-testid=meld-choice]')].map((e) => e.dataset.move)`)
+	for _, m := range moves {
+		if strings.Count(m, "JK=") != 3 || strings.Count(m, "H") != 3 {
+			t.Errorf("choice %q: want three jokers standing for hearts", m)
+		}
+	}
+	b.click("back to the kinds", `[data-testid=meld-kind-back]`)
+	b.waitJS("the kinds again", `document.querySelectorAll('[data-testid=meld-kind]').length === 17`)
+	b.click("runs in hearts", `[data-testid=meld-kind][data-key="mkrun-H"]`)
+	b.waitJS("the runs", `document.querySelectorAll('[data-testid=meld-choice]').length === 12`)
+	b.click("choose", `[data-testid=meld-choice]`)
+	b.waitJS("meld 1 on the table", `document.querySelectorAll('[data-testid=meld-1] [data-card=JK][data-stands$=H]').length === 3`)
+	b.checkErrors()
+	e.checkJS()
+}
+
 // TestRum500HandSummary plays a 500 Rum game against bots until the first
 // hand ends: the summary shows who went out (or that the stock ran out),
 // every player's table points and the cards left in their hands, and stays

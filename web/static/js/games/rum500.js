@@ -7,7 +7,7 @@
 // standing for different cards, an ace at either end of a 13-card run): the
 // player then picks one of them, said in words.
 import { h } from '../dom.js';
-import { t, cardName } from '../i18n.js';
+import { t, cardName, has } from '../i18n.js';
 import { cardEl, seatName, seatMark, flipEl } from '../pieces.js';
 import { sortCards, SUIT_COLOR, sameCards, suitIcon, handClass } from '../cards.js';
 import { register, ruleSaid, optionFlag } from '../games.js';
@@ -69,6 +69,34 @@ function parse(text) {
 // handCards are the cards a move takes from the hand or the pile: a joker
 // is "JK" whatever it stands for.
 const handCards = (m) => m.cards.map((s) => tok(s).card);
+
+// meldKinds groups melds by kind, in their order: a set of one rank or a
+// run in one suit (from the cards the jokers stand for). With three or
+// four jokers one selection can make a hundred melds; the player first
+// picks the kind, then the meld.
+function meldKinds(ms) {
+  const kinds = [];
+  for (const m of ms) {
+    const reps = m.cards.map((s) => tok(s).as || tok(s).card);
+    const rank = reps[0].slice(0, -1);
+    const set = reps.every((c) => c.slice(0, -1) === rank);
+    const key = set ? 'set-' + rank : 'run-' + reps[0].slice(-1);
+    let k = kinds.find((x) => x.key === key);
+    if (!k) {
+      const label = set
+        ? t('rum500.kind_set', { rank: has('rank.' + rank) ? t('rank.' + rank) : rank })
+        : t('rum500.kind_run', { suit: t('suit.' + reps[0].slice(-1)) });
+      k = { key, label, items: [] };
+      kinds.push(k);
+    }
+    k.items.push(m);
+  }
+  return kinds;
+}
+
+// flatChoices is the most melds a "which meld?" list shows at once;
+// past it they are grouped by kind (meldKinds).
+const flatChoices = 8;
 
 // aceEnd says where the ace of a 13-card run meld lies ("low" when written
 // first, "high" when last), else "".
@@ -444,7 +472,7 @@ function render(ctx) {
     });
     const discardMove = !taking && selected.length === 1 && legal.includes('discard ' + selected[0]) ? 'discard ' + selected[0] : null;
     const meldNow = () => {
-      if (meldCands.length === 1) { ui.pileSel = null; ctx.move(meldCands[0].text); } else if (meldCands.length > 1) { ui.choice = [...selected]; ctx.rerender(); }
+      if (meldCands.length === 1) { ui.pileSel = null; ctx.move(meldCands[0].text); } else if (meldCands.length > 1) { ui.choice = [...selected]; ui.kind = null; ctx.rerender(); }
     };
     const suggestions = taking ? [] : parsed.filter((m) => m.verb === 'meld').slice(0, 6);
     const controls = h('div', { class: 'controls' },
@@ -452,14 +480,23 @@ function render(ctx) {
       h('button', { class: 'btn', type: 'button', 'data-testid': 'discard', disabled: !discardMove, onclick: () => discardMove && ctx.move(discardMove) }, t('rum500.discard')),
       legal.includes('decline') ? h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'decline', onclick: () => ctx.move('decline') }, t('rum500.decline')) : null,
       h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'clear', disabled: !ui.sel.length, onclick: () => { ui.sel = []; ui.choice = null; ctx.rerender(); } }, t('table.clear')));
-    // One selection, several melds: the choice in words.
+    // One selection, several melds: the choice in words; past
+    // flatChoices of them, first the kind (a set of a rank, a run in a
+    // suit), then the melds of that kind.
+    const kinds = choice && meldCands.length > flatChoices ? meldKinds(meldCands) : null;
+    const kind = kinds ? kinds.find((k) => k.key === ui.kind) : null;
+    const shown = kinds ? (kind ? kind.items : null) : meldCands;
     const choiceBox = choice ? h('div', { class: 'offer', 'data-testid': 'meld-choices', role: 'group', 'aria-label': t('rum500.which_meld') },
-      h('span', {}, t('rum500.which_meld'), ' '),
-      meldCands.map((m, i) => h('button', {
+      h('span', {}, (kind ? kind.label + ': ' : '') + t('rum500.which_meld'), ' '),
+      shown ? shown.map((m, i) => h('button', {
         class: 'btn small', type: 'button', 'data-testid': 'meld-choice', 'data-key': 'mc' + i, 'data-move': m.text,
-        onclick: () => { ui.choice = null; ui.pileSel = null; ctx.move(m.text); },
-      }, listNames(m.cards) + (aceEnd(m) ? ' (' + aceName(aceEnd(m)) + ')' : ''))),
-      h('button', { class: 'btn small secondary', type: 'button', onclick: () => { ui.choice = null; ctx.rerender(); } }, t('table.cancel'))) : null;
+        onclick: () => { ui.choice = null; ui.kind = null; ui.pileSel = null; ctx.move(m.text); },
+      }, listNames(m.cards) + (aceEnd(m) ? ' (' + aceName(aceEnd(m)) + ')' : ''))) : kinds.map((k) => h('button', {
+        class: 'btn small', type: 'button', 'data-testid': 'meld-kind', 'data-key': 'mk' + k.key,
+        onclick: () => { ui.kind = k.key; ctx.rerender(); },
+      }, k.label + ' (' + k.items.length + ')')),
+      kind ? h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'meld-kind-back', onclick: () => { ui.kind = null; ctx.rerender(); } }, t('nav.back')) : null,
+      h('button', { class: 'btn small secondary', type: 'button', onclick: () => { ui.choice = null; ui.kind = null; ctx.rerender(); } }, t('table.cancel'))) : null;
     const helpLine = layCands.length ? h('p', { class: 'meta', 'data-testid': 'layoff-help' }, t('rum500.pick_meld')) : null;
     handArea = h('section', { class: 'hand-area', 'aria-label': t('table.your_hand') },
       h('h3', {}, t('table.your_hand'), ` (${hand.length})`), row, controls, choiceBox, helpLine,
