@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -754,5 +755,32 @@ func TestLimiterKeepsTheLimited(t *testing.T) {
 				t.Fatalf("after %d fresh keys the limited key is allowed again", i+1)
 			}
 		}
+	}
+}
+
+// TestSortLobby: open tables come first, those a seated player waits at
+// (connected) before those nobody waits at, each newest first; then the
+// games in play, newest first.
+func TestSortLobby(t *testing.T) {
+	at := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	waiting := []protocol.SeatInfo{{Kind: protocol.SeatHuman, Connected: true}, {Kind: protocol.SeatEmpty}}
+	gone := []protocol.SeatInfo{{Kind: protocol.SeatHuman}, {Kind: protocol.SeatEmpty}}
+	botOnly := []protocol.SeatInfo{{Kind: protocol.SeatBot}, {Kind: protocol.SeatEmpty}}
+	tables := []*table.Summary{
+		{ID: "stale-new", Status: store.StatusOpen, Created: at.Add(3 * time.Minute), Seats: gone},
+		{ID: "playing-old", Status: store.StatusPlaying, Created: at, Seats: gone},
+		{ID: "waiting-old", Status: store.StatusOpen, Created: at, Seats: waiting},
+		{ID: "stale-old", Status: store.StatusOpen, Created: at.Add(time.Minute), Seats: botOnly},
+		{ID: "playing-new", Status: store.StatusPlaying, Created: at.Add(5 * time.Minute), Seats: waiting},
+		{ID: "waiting-new", Status: store.StatusOpen, Created: at.Add(2 * time.Minute), Seats: waiting},
+	}
+	sortLobby(tables)
+	var got []string
+	for _, s := range tables {
+		got = append(got, s.ID)
+	}
+	want := []string{"waiting-new", "waiting-old", "stale-new", "stale-old", "playing-new", "playing-old"}
+	if !slices.Equal(got, want) {
+		t.Errorf("lobby order %v, want %v", got, want)
 	}
 }

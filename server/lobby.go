@@ -92,8 +92,9 @@ func (l *lobby) remove(id string) {
 	}
 }
 
-// list returns the lobby: open tables first (newest first), then playing
-// ones, at most MaxLobby.
+// list returns the lobby: open tables first, those someone waits at (a
+// seated player connected) before the others, each newest first; then
+// playing ones; at most MaxLobby.
 func (l *lobby) list() []*table.Summary {
 	l.mu.Lock()
 	out := make([]*table.Summary, 0, len(l.entries))
@@ -108,17 +109,35 @@ func (l *lobby) list() []*table.Summary {
 	return out
 }
 
+// sortLobby orders the lobby. An open table whose seated players are all
+// gone is one nobody is waiting at (it closes at -open-ttl): it comes
+// after the ones a player waits at, so that stale tables, even hundreds
+// of them made with cheap guest sessions, cannot push those off the
+// lobby's page.
 func sortLobby(out []*table.Summary) {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if (a.Status == store.StatusOpen) != (b.Status == store.StatusOpen) {
 			return a.Status == store.StatusOpen
 		}
+		if wa, wb := waitedAt(a), waitedAt(b); a.Status == store.StatusOpen && wa != wb {
+			return wa
+		}
 		if !a.Created.Equal(b.Created) {
 			return a.Created.After(b.Created)
 		}
 		return a.ID < b.ID
 	})
+}
+
+// waitedAt reports whether a seated player is connected to the table.
+func waitedAt(s *table.Summary) bool {
+	for _, si := range s.Seats {
+		if si.Kind == protocol.SeatHuman && si.Connected {
+			return true
+		}
+	}
+	return false
 }
 
 // encoded returns the lobby's encoding, rebuilding it if an entry changed
