@@ -94,6 +94,8 @@ type analyser struct {
 	failed  atomic.Int64
 	refused atomic.Int64
 	skipped atomic.Int64 // games ended unfinished, not queued
+	// skippedIDs are the tables skipped lately, under mu.
+	skippedIDs map[string]bool
 	nanos   atomic.Int64 // time spent in analysis chunks
 }
 
@@ -110,7 +112,7 @@ func newAnalyser(s *Server, cfg AnalysisConfig) (*analyser, error) {
 		cfg.Queue = DefaultAnalysisQueue
 	}
 	cfg.Queue = min(max(cfg.Queue, 1), 1<<16)
-	a := &analyser{s: s, cfg: cfg, pending: map[seatKey]bool{}, wake: make(chan struct{}, 1)}
+	a := &analyser{s: s, cfg: cfg, pending: map[seatKey]bool{}, skippedIDs: map[string]bool{}, wake: make(chan struct{}, 1)}
 	if !cfg.Off && s.analysesStore() != nil {
 		go a.run()
 	}
@@ -161,7 +163,17 @@ func (a *analyser) finished(sum *table.Summary) {
 		return
 	}
 	if t := a.s.table(sum.ID); t != nil && t.EndedUnfinished() {
-		a.skipped.Add(1)
+		// A finished table's summary may be published again (a player
+		// leaves it): the game is counted once.
+		a.mu.Lock()
+		if !a.skippedIDs[sum.ID] {
+			if len(a.skippedIDs) >= 4096 {
+				clear(a.skippedIDs) // a bound: a game seen again is counted again
+			}
+			a.skippedIDs[sum.ID] = true
+			a.skipped.Add(1)
+		}
+		a.mu.Unlock()
 		return
 	}
 	marks := a.s.standInMarks(sum.ID)
