@@ -644,8 +644,10 @@ func TestPhoneHandSpread(t *testing.T) {
 	}{
 		{[]string{"1S", "3S"}, true, 0},
 		{[]string{"1S", "3S", "8D", "9D", "7P"}, true, 0},
-		// Eight of four suits fit one row at 390 px (at 360 they wrap).
-		{[]string{"1S", "2S", "3H", "4H", "8D", "9D", "2C", "5C"}, false, phone.width},
+		// Eight of four suits fit one row at 360 px, eight of five suits
+		// (Papayoo's) at 390.
+		{[]string{"1S", "2S", "3H", "4H", "8D", "9D", "2C", "5C"}, false, 360},
+		{[]string{"1S", "2S", "3H", "4H", "8D", "9D", "2C", "5P"}, false, phone.width},
 	}
 	for _, v := range []viewport{phone, {"small phone", 360, 740}} {
 		b.resize(v)
