@@ -2,7 +2,10 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -242,6 +245,61 @@ func TestBotAccountPage(t *testing.T) {
 	a.must(20*time.Second, "reload the account page", chromedp.Reload(), waitVisible(`[data-testid=bot-panel][data-bot="1"]`))
 	if n, _ := eval[int](a, `document.querySelectorAll('[data-testid=bot-fresh-token]').length`); n != 0 {
 		t.Error("after a reload the account page still shows a token")
+	}
+	e.checkJS()
+}
+
+// TestForgedFormRefused: a page of another site (the room is at
+// 127.0.0.1; the page at localhost, another site) that posts a form to the
+// room's API in the visitor's browser changes nothing: the visitor keeps
+// their session and name (before, the form's new guest session replaced
+// the visitor's cookie), and a page on another port of the room's own
+// host (the same site: the cookie goes with it) creates no table as them.
+func TestForgedFormRefused(t *testing.T) {
+	e := newEnv(t)
+	v := e.tab("victim")
+	v.login("Alice")
+	player, _ := eval[string](v, `window.cardroom.me.player`)
+	page := func(action, name, value string) string {
+		html := `<!doctype html><form id=f method=POST enctype="text/plain" action="` + action + `"><input type=hidden name='` + name +
+			`' value='` + value + `'></form><script>document.getElementById('f').submit()</script>`
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, html)
+		})}
+		go srv.Serve(l)
+		t.Cleanup(func() { srv.Close() })
+		return l.Addr().String()
+	}
+	// Another site: a new guest session in the visitor's place.
+	addr := page(e.base+"/api/session", `{"name":"Mallory","x":"`, `"}`)
+	port := addr[strings.LastIndex(addr, ":")+1:]
+	v.must(20*time.Second, "visit the other site's page", chromedp.Navigate("http://localhost:"+port+"/"), chromedp.Sleep(time.Second))
+	// The same site, another port: a table as the visitor.
+	addr = page(e.base+"/api/quickplay", `{"game":"papayoo","x":"`, `"}`)
+	v.must(20*time.Second, "visit a page on another port", chromedp.Navigate("http://"+addr+"/"), chromedp.Sleep(time.Second))
+	v.must(20*time.Second, "back to the room", chromedp.Navigate(e.base+"/"), waitVisible(tid("me-name")))
+	if p, _ := eval[string](v, `window.cardroom.me.player`); p != player {
+		t.Errorf("after the forged forms the visitor is %q, want %q", p, player)
+	}
+	if name, _ := eval[string](v, `document.querySelector('[data-testid=me-name]').textContent`); strings.Contains(name, "Mallory") {
+		t.Errorf("the visitor is named %q", name)
+	}
+	var tables struct {
+		Tables []protocol.Summary `json:"tables"`
+	}
+	resp, err := http.Get(e.base + "/api/tables")
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(resp.Body).Decode(&tables)
+	resp.Body.Close()
+	if len(tables.Tables) != 0 {
+		t.Errorf("the forged quick play made %d table(s)", len(tables.Tables))
 	}
 	e.checkJS()
 }

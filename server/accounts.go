@@ -620,7 +620,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.revokeConns(gone)
 	}
 	s.acct.logins.Add(1)
-	setSessionCookie(w, tok, sess.Expires)
+	s.setSessionCookie(w, r, tok, sess.Expires)
 	writeJSON(w, http.StatusOK, protocol.Session{Token: tok, Player: sess.Player, Name: sess.Name, Expires: sess.Expires})
 }
 
@@ -637,12 +637,15 @@ func (s *Server) newSessionFor(ctx context.Context, player, name string) (string
 	return tok, sess, nil
 }
 
-func setSessionCookie(w http.ResponseWriter, tok string, expires time.Time) {
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Expires: expires})
+// setSessionCookie sets the session cookie: HttpOnly (no script reads
+// it), SameSite=Lax, and Secure when the room is reached over TLS (secure),
+// so a plain-http request a network attacker provokes never carries it.
+func (s *Server) setSessionCookie(w http.ResponseWriter, r *http.Request, tok string, expires time.Time) {
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r), Expires: expires})
 }
 
-func clearSessionCookie(w http.ResponseWriter) {
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, MaxAge: -1})
+func (s *Server) clearSessionCookie(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secure(r), MaxAge: -1})
 }
 
 // revokeConns closes the WebSockets of revoked sessions (the logout path's
@@ -770,7 +773,7 @@ func (s *Server) handleRevoke(w http.ResponseWriter, r *http.Request, sess store
 		}
 		s.revokeConns([]string{x.TokenHash})
 		if x.TokenHash == sess.TokenHash {
-			clearSessionCookie(w)
+			s.clearSessionCookie(w, r)
 		}
 		writeJSON(w, http.StatusOK, protocol.Revoked{OK: true, Revoked: 1})
 		return
@@ -791,7 +794,7 @@ func (s *Server) handleRevokeAll(w http.ResponseWriter, r *http.Request, sess st
 		return
 	}
 	s.revokeConns(gone)
-	clearSessionCookie(w)
+	s.clearSessionCookie(w, r)
 	writeJSON(w, http.StatusOK, protocol.Revoked{OK: true, Revoked: len(gone)})
 }
 

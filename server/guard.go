@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"cardroom/protocol"
+	"cardroom/server/wsconn"
 )
 
 // The room is served straight to the Internet by one process, so nothing in
@@ -73,6 +74,7 @@ type guard struct {
 	log     *slog.Logger
 
 	connsRefused     atomic.Int64
+	crossSite        atomic.Int64 // API requests refused as another site's (crossSite)
 	limited          atomic.Int64
 	creationsLimited atomic.Int64
 }
@@ -523,14 +525,65 @@ func (s *Server) protect(next http.Handler) http.Handler {
 		// to another site in Referer.
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		if s.secure(r) {
+			// The room is reached over TLS: browsers are to keep to it
+			// (the session cookie is Secure then, see sessionCookie).
+			h.Set("Strict-Transport-Security", "max-age=15552000")
+		}
 		if g.api != nil && strings.HasPrefix(r.URL.Path, "/api/") {
 			if ok, retry := g.api.allow(addrKey(g.clientAddr(r))); !ok {
 				g.rateLimited(w, r, retry, "too many requests from your address: slow down")
 				return
 			}
 		}
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			if err := s.crossSite(r); err != nil {
+				g.crossSite.Add(1)
+				writeErr(w, http.StatusForbidden, protocol.Forbidden, err.Error())
+				return
+			}
+		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// crossSite refuses a request that changes state with the session cookie
+// and comes from a page of another origin: a form or fetch on another
+// site, or on a sibling host or port of the room's own site, which the
+// cookie's SameSite=Lax does not stop (a top-level form POST carries it,
+// and "same site" ignores ports and subdomains). Such a page could start
+// a guest session in the visitor's place (their seats and games lost with
+// the old cookie), log them out, or create tables as them. A request with
+// a bearer token (a program's) is not a browser's and is not checked; the
+// Origin is judged as the WebSocket's is (the request's host, or
+// -allowed-origins and -public-url); a browser that sends no Origin is
+// judged by Sec-Fetch-Site.
+func (s *Server) crossSite(r *http.Request) error {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return nil
+	}
+	if r.Header.Get("Authorization") != "" {
+		return nil
+	}
+	if r.Header.Get("Origin") != "" {
+		if err := wsconn.CheckOrigin(r, s.originPatterns()); err != nil {
+			return fmt.Errorf("a request from another site's page is refused (Origin %.80q)", r.Header.Get("Origin"))
+		}
+		return nil
+	}
+	switch site := r.Header.Get("Sec-Fetch-Site"); site {
+	case "", "same-origin", "none":
+		return nil
+	default:
+		return fmt.Errorf("a request from another site's page is refused (Sec-Fetch-Site %.20q)", site)
+	}
+}
+
+// secure reports whether the room is reached over TLS: served with TLS
+// here, or behind a proxy at an https public URL.
+func (s *Server) secure(r *http.Request) bool {
+	return r.TLS != nil || strings.HasPrefix(s.cfg.PublicURL, "https://")
 }
 
 // noDirListing serves the client's files but answers 404 for any

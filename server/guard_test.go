@@ -784,3 +784,92 @@ func TestSortLobby(t *testing.T) {
 		t.Errorf("lobby order %v, want %v", got, want)
 	}
 }
+
+// TestCrossSiteRefused: an API request that changes state with the
+// session cookie is refused (403, counted) when another site's page sent
+// it (its Origin, or Sec-Fetch-Site without one): a forged form could
+// otherwise start a guest session in the visitor's place, log them out or
+// create tables as them, and SameSite=Lax does not stop a top-level form
+// POST, nor a page on another port or subdomain of the room's site. The
+// room's own pages, programs (no Origin, or a bearer token) and reads pass.
+func TestCrossSiteRefused(t *testing.T) {
+	needGame(t, "papayoo")
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, AllowedOrigins: []string{"cards.example.org"}})
+	alice := newSession(t, ts.url, "alice")
+	own := "http://" + strings.TrimPrefix(ts.url, "http://")
+	for i, c := range []struct {
+		method, path string
+		headers      map[string]string
+		bearer       bool
+		want         int
+	}{
+		{"POST", "/api/session", map[string]string{"Origin": "https://evil.example"}, false, 403},
+		{"POST", "/api/quickplay", map[string]string{"Origin": "https://evil.example"}, false, 403},
+		{"POST", "/api/logout", map[string]string{"Origin": "http://127.0.0.1:1"}, false, 403}, // another port
+		{"POST", "/api/quickplay", map[string]string{"Sec-Fetch-Site": "same-site"}, false, 403},
+		{"POST", "/api/quickplay", map[string]string{"Sec-Fetch-Site": "cross-site"}, false, 403},
+		{"POST", "/api/quickplay", map[string]string{"Origin": own}, false, 200},
+		{"POST", "/api/quickplay", map[string]string{"Origin": "https://cards.example.org"}, false, 200}, // -allowed-origins
+		{"POST", "/api/quickplay", map[string]string{"Sec-Fetch-Site": "same-origin"}, false, 200},
+		{"POST", "/api/quickplay", nil, false, 200},                                                     // a program
+		{"POST", "/api/quickplay", map[string]string{"Origin": "https://evil.example"}, true, 200},       // a bearer token
+		{"GET", "/api/session", map[string]string{"Origin": "https://evil.example"}, false, 200},
+	} {
+		var body io.Reader
+		if c.method == "POST" {
+			body = strings.NewReader(`{"game": "papayoo", "name": "mallory"}`)
+		}
+		req, _ := http.NewRequest(c.method, ts.url+c.path, body)
+		req.Header.Set("Content-Type", "text/plain")
+		if c.bearer {
+			req.Header.Set("Authorization", "Bearer "+alice.Token)
+		} else {
+			req.AddCookie(&http.Cookie{Name: CookieName, Value: alice.Token})
+		}
+		for k, v := range c.headers {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("%d: %s %s %v: %d, want %d", i, c.method, c.path, c.headers, resp.StatusCode, c.want)
+		}
+		if c.want == 403 && len(resp.Cookies()) != 0 {
+			t.Errorf("%d: a refused request set a cookie", i)
+		}
+	}
+	if n := metricInt(t, ts.url, "cardroom_cross_site_refused_total"); n != 5 {
+		t.Errorf("cardroom_cross_site_refused_total = %d, want 5", n)
+	}
+	// alice's session still works (the forged logout was refused).
+	if code := httpJSON(t, "GET", ts.url+"/api/session", alice.Token, nil, nil); code != 200 {
+		t.Errorf("alice's session after the refused logout: %d", code)
+	}
+}
+
+// TestSecureCookie: a room reached over TLS (an https public URL) marks
+// its session cookie Secure and asks browsers to keep to https (HSTS); a
+// room on plain http does neither.
+func TestSecureCookie(t *testing.T) {
+	for _, c := range []struct {
+		public string
+		secure bool
+	}{{"", false}, {"https://cards.example.com", true}} {
+		ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, PublicURL: c.public})
+		resp, err := http.Post(ts.url+"/api/session", "application/json", strings.NewReader(`{"name": "anna"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		cs := resp.Cookies()
+		if len(cs) != 1 || cs[0].Secure != c.secure || !cs[0].HttpOnly {
+			t.Errorf("public URL %q: cookies %+v, want one HttpOnly, Secure %v", c.public, cs, c.secure)
+		}
+		if hsts := resp.Header.Get("Strict-Transport-Security"); (hsts != "") != c.secure {
+			t.Errorf("public URL %q: Strict-Transport-Security %q", c.public, hsts)
+		}
+	}
+}

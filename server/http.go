@@ -231,7 +231,7 @@ func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the session could not be stored; retry later")
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: tok, Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, Expires: sess.Expires})
+	s.setSessionCookie(w, r, tok, sess.Expires)
 	writeJSON(w, http.StatusOK, protocol.Session{Token: tok, Player: sess.Player, Name: sess.Name, Expires: sess.Expires})
 }
 
@@ -247,7 +247,7 @@ func (s *Server) handleLogout(w http.ResponseWriter, r *http.Request, sess store
 		return
 	}
 	s.closeSessionConns(sess.TokenHash)
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", HttpOnly: true, SameSite: http.SameSiteLaxMode, MaxAge: -1})
+	s.clearSessionCookie(w, r)
 	writeJSON(w, http.StatusOK, protocol.OK{OK: true})
 }
 
@@ -609,6 +609,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_tables_address_limited_total", "counter", "Tables refused because their creator's address had its open or unfinished tables (-tables-per-ip, -open-tables-per-ip).", s.addrTableHits.Load())
 	connsRefused, rateLimited := s.guardStats()
 	metric("cardroom_conns_refused_total", "counter", "Connections closed at once because their address had too many open.", connsRefused)
+	metric("cardroom_cross_site_refused_total", "counter", "API requests that change state with the session cookie refused because another site's page sent them (Origin, Sec-Fetch-Site).", s.guard.crossSite.Load())
 	metric("cardroom_http_rate_limited_total", "counter", "HTTP API requests, new sessions and lasting creations refused by the per-address rate.", rateLimited)
 	metric("cardroom_creations_limited_total", "counter", "Account claims and tournament creations refused by the per-address daily quota (-creations-per-ip).", s.guard.creationsLimited.Load())
 	metric("cardroom_sessions_purged_total", "counter", "Expired sessions deleted.", s.sessionsPurged.Load())

@@ -302,6 +302,10 @@ func hasToken(h http.Header, name, token string) bool {
 	return false
 }
 
+// CheckOrigin is the Origin check of Accept, for other requests a page
+// could forge (the server's state-changing API calls).
+func CheckOrigin(r *http.Request, patterns []string) error { return checkOrigin(r, patterns) }
+
 // checkOrigin accepts no Origin (a program), the request's own host, or a
 // host (or scheme://host) that matches one of the patterns.
 func checkOrigin(r *http.Request, patterns []string) error {
