@@ -96,7 +96,7 @@ type analyser struct {
 	skipped atomic.Int64 // games ended unfinished, not queued
 	// skippedIDs are the tables skipped lately, under mu.
 	skippedIDs map[string]bool
-	nanos   atomic.Int64 // time spent in analysis chunks
+	nanos      atomic.Int64 // time spent in analysis chunks
 }
 
 // newAnalyser checks the configuration, fills in its defaults and starts
