@@ -852,6 +852,13 @@ func tournamentView(t store.Tournament, gs []store.TournamentGame, player string
 		}
 		out.Schedule = append(out.Schedule, sd)
 		deals[d] = tournament.Deal{Outcomes: make([]tournament.Outcome, len(t.Entrants)), Closed: sd.Closed}
+		// An open deal's results are shown only to those who have played
+		// it: the field's points say how good the shared cards are
+		// (as in duplicate bridge, results wait for the round's end).
+		mine, played := byKey[[2]int{out.Me, d}]
+		if !sd.Closed && !(played && mine.Settled) {
+			continue
+		}
 		for i := range t.Entrants {
 			if g, ok := byKey[[2]int{i, d}]; ok && g.Settled && g.Done {
 				deals[d].Outcomes[i] = tournament.Outcome{Done: true, Points: g.Points}

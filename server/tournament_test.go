@@ -303,14 +303,22 @@ func TestTournamentSameDeal(t *testing.T) {
 	}
 
 	// Deal 1: alice plays it (seat 1); bob has not: her table is not
-	// named to him, and its record is refused him.
+	// named to him, its record is refused him, and her result is not
+	// shown him either until he has played the deal or it closes (the
+	// field's points say how good the shared cards are).
 	play1, _ := playTournamentDeal(t, ts, alice, id, 1, 9)
 	if play1.Seat != 1 {
 		t.Errorf("deal 1 seat %d, want 1", play1.Seat)
 	}
 	forBob := getTournament(t, ts, bob.Token, id)
-	if c := forBob.Standings[0].Deals[1]; c.State != tournament.Played || c.Table != "" || c.Invite != "" || forBob.Schedule[1].Closed {
-		t.Errorf("bob sees alice's open deal 1 as %+v (closed %v); want her points without her table", c, forBob.Schedule[1].Closed)
+	if c := forBob.Standings[0].Deals[1]; c.State != tournament.Pending || c.Points != 0 || c.Score != 0 || c.Table != "" || c.Invite != "" || forBob.Schedule[1].Closed {
+		t.Errorf("bob sees alice's open deal 1 as %+v (closed %v); want it pending, without her points or table", c, forBob.Schedule[1].Closed)
+	}
+	if forBob.Standings[0].Total != st.Standings[0].Total {
+		t.Errorf("bob sees alice's total %v, want %v (deal 0's alone)", forBob.Standings[0].Total, st.Standings[0].Total)
+	}
+	if c := getTournament(t, ts, alice.Token, id).Standings[0].Deals[1]; c.State != tournament.Played {
+		t.Errorf("alice sees her own deal 1 as %+v, want played", c)
 	}
 	if code := httpJSON(t, "GET", ts.url+"/api/records/"+play1.Table, bob.Token, nil, nil); code != http.StatusNotFound {
 		t.Errorf("bob reads alice's record of open deal 1: %d, want 404", code)
@@ -339,7 +347,7 @@ func TestTournamentSameDeal(t *testing.T) {
 	// A restart keeps it all.
 	ts.stop()
 	ts2 := tournamentServer(t, dir, TournamentConfig{})
-	again := getTournament(t, ts2, bob.Token, id)
+	again := getTournament(t, ts2, alice.Token, id)
 	if again.Status != tournament.Running || len(again.Standings) != 3 || again.Standings[0].Deals[1].State != tournament.Played ||
 		again.Standings[1].Deals[0].Score != st.Standings[1].Deals[0].Score {
 		t.Errorf("after a restart: %+v", again)
