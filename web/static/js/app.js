@@ -122,7 +122,9 @@ export function showError(e) {
   const key = 'error.' + code;
   let text = t(key);
   if (text === key) text = t('error.unknown');
-  if ((code === 'bad_options' || code === 'bad_request') && e.message) text += ' (' + e.message + ')';
+  // The server's words say what was wrong (a bad option) or which limit was
+  // reached (open tables, hints, tournaments).
+  if ((code === 'bad_options' || code === 'bad_request' || code === 'rate_limited') && e.message) text += ' (' + e.message + ')';
   toast(text, true, e.message);
 }
 
