@@ -172,21 +172,20 @@ func (s *Server) owned(player string, from origin) (room int, mine, addr, net ta
 	}
 	// A table being made is open, or, with bots only, plays without a
 	// human from its start.
-	status, humans := store.StatusOpen, 0
 	for r := range s.pending {
+		status := store.StatusOpen
 		if r.botsOnly {
 			status = store.StatusPlaying
 		}
 		if r.player == player {
-			mine.add(status, humans)
+			mine.add(status, 0)
 		}
 		if from.addr != "" && r.from.addr == from.addr {
-			addr.add(status, humans)
+			addr.add(status, 0)
 		}
 		if from.net != "" && r.from.net == from.net {
-			net.add(status, humans)
+			net.add(status, 0)
 		}
-		status = store.StatusOpen
 	}
 	return
 }
@@ -198,6 +197,9 @@ func (s *Server) owned(player string, from origin) (room int, mine, addr, net ta
 // times). It reserves the table's place in them: the caller calls done
 // with the reservation once the table is made (or not).
 func (s *Server) checkCreate(player string, from origin, botsOnly bool) (*reservation, error) {
+	if s.storeIsFull() { // two stat calls: not under the room's lock
+		return nil, &table.Error{Code: protocol.Busy, Msg: "the room's storage is full: no new tables for now; retry later"}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	room, mine, addr, net := s.owned(player, from)
@@ -210,8 +212,6 @@ func (s *Server) checkCreate(player string, from origin, botsOnly bool) (*reserv
 	switch {
 	case room >= s.cfg.MaxTables:
 		return nil, &table.Error{Code: protocol.Busy, Msg: fmt.Sprintf("the room holds %d tables, its limit: retry later", room)}
-	case s.storeIsFull():
-		return nil, &table.Error{Code: protocol.Busy, Msg: "the room's storage is full: no new tables for now; retry later"}
 	case mine.open >= s.cfg.OpenTablesPerPlayer:
 		return nil, s.quotaErr("you have %d open tables (the limit): start or leave one first", mine.open)
 	case mine.unfinished >= s.cfg.TablesPerPlayer:
