@@ -104,6 +104,9 @@ type clusterNode struct {
 	lastOK   time.Time                          // the last complete renewal's start
 
 	relayedIn, relayedOut, claims, takeovers, lostLeases, fenced, busy atomic.Int64
+	// relayTimeouts counts relayed messages the owner did not answer in
+	// time: their connections were closed (relay).
+	relayTimeouts atomic.Int64
 }
 
 // presenceMsg is a node's online players, published every few seconds.
@@ -659,7 +662,16 @@ func (cl *clusterNode) relay(ctx context.Context, c *conn, id string, raw []byte
 			// Held by a node that does not answer: it is starting to
 			// serve the table, or dying and its lease will expire.
 		default:
-			return unavailable("the table's node does not answer; retry later")
+			// No answer in time: the owner may have the command queued
+			// all the same (a pause of its process: a GC, a starved CPU)
+			// and play it when it wakes, so no refusal may be told (a
+			// move is committed and acknowledged, or refused, never
+			// both). As when an owner dies, the connection is closed
+			// (1013): the view after the reconnection shows whether the
+			// move was played.
+			cl.relayTimeouts.Add(1)
+			c.kill(wsconn.StatusTryAgainLater, "the table's node does not answer: reconnect")
+			return true
 		}
 		select {
 		case <-ctx.Done():
@@ -991,6 +1003,7 @@ func (cl *clusterNode) metrics(metric func(name, typ, help string, v any)) {
 	metric("cardroom_cluster_remote_conns", "gauge", "Other nodes' connections this node serves as a table's owner.", vconns)
 	metric("cardroom_cluster_relaying_conns", "gauge", "This node's connections that relay to another node.", relays)
 	metric("cardroom_cluster_relayed_commands_total", "counter", "Client messages relayed to another node.", cl.relayedIn.Load())
+	metric("cardroom_cluster_relay_timeouts_total", "counter", "Relayed client messages the owner did not answer in time (the connection was closed: the owner may play it still).", cl.relayTimeouts.Load())
 	metric("cardroom_cluster_relayed_messages_total", "counter", "Messages from another node relayed to a client here.", cl.relayedOut.Load())
 	metric("cardroom_cluster_claims_total", "counter", "Leases claimed.", cl.claims.Load())
 	metric("cardroom_cluster_takeovers_total", "counter", "Tables taken over from their log.", cl.takeovers.Load())

@@ -648,3 +648,59 @@ func TestClusterStandInReplaced(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterRelayTimeoutNoRefusal: an owner slow for a little over the
+// relay's 2 s request timeout (a GC pause, a starved CPU; here its command
+// dispatcher is held) still plays a move it had queued when it wakes. The
+// relaying node must not tell the client the move was refused (it was
+// told unavailable, then acknowledged: both): it closes the connection
+// (1013) as when an owner dies, and the view after the reconnection says
+// whether the move was played (here the connection's goodbye reaches the
+// owner right behind the command, which may drop it).
+func TestClusterRelayTimeoutNoRefusal(t *testing.T) {
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	n1 := startClusterNode(t, "n1", u, natsURL, nil)
+	n2 := startClusterNode(t, "n2", u, natsURL, nil)
+	sess := newSession(t, n1.url, "alice")
+	owner := dial(t, n1.url, sess)
+	id := seatAll(t, owner) // node 1 owns it; nothing moves unless alice moves
+	owner.close()
+	c, views := resume(t, n2.url, sess, id) // alice through node 2
+	seat, mv, seq := -1, "", 0
+	for s, v := range views {
+		if len(v.Legal) > 0 && mv == "" {
+			seat, mv = s, v.Legal[0]
+		}
+		seq = max(seq, v.Seq)
+	}
+	if mv == "" {
+		t.Fatal("no legal move")
+	}
+	cl := n1.s.cl
+	cl.mu.Lock() // the owner's dispatcher stalls on its next command
+	go func() { time.Sleep(2500 * time.Millisecond); cl.mu.Unlock() }()
+	c.send(map[string]any{"type": "move", "table": id, "seat": seat, "move": mv, "id": "m1"})
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection was neither answered nor closed")
+	}
+	for len(c.in) > 0 {
+		var m msg
+		json.Unmarshal(<-c.in, &m)
+		if m.str("id") == "m1" && m.str("type") == "error" {
+			t.Errorf("move m1 was refused (%v) though the owner may still play it", m)
+		}
+	}
+	if n := metricInt(t, n2.url, "cardroom_cluster_relay_timeouts_total"); n != 1 {
+		t.Errorf("cardroom_cluster_relay_timeouts_total = %d, want 1", n)
+	}
+	time.Sleep(time.Second) // the owner is awake
+	c2, views := resume(t, n2.url, sess, id)
+	if got := views[seat].Seq; got != seq && got != seq+1 {
+		t.Errorf("after the reconnection seq %d, want %d (the move dropped) or %d (played)", got, seq, seq+1)
+	}
+	c2.close()
+}
