@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -114,6 +115,16 @@ type PostgresOptions struct {
 	// ResolveTimeout is how long a failed commit's outcome is looked up
 	// before Append gives ErrCommitUnknown (default 30 s).
 	ResolveTimeout time.Duration
+	// IdleInTxTimeout is the sessions' idle_in_transaction_session_timeout
+	// (default 2 s; negative: the server's own): a process stopped inside
+	// a transaction (SIGSTOP, a pause) keeps its locks while the kernel
+	// answers for it, and an append's transaction holds its table's lease
+	// row, so no other node could claim the table until the process came
+	// back. The room's transactions run their statements back to back;
+	// one that waits this long between two is ended (its commit fails,
+	// nothing is acknowledged). A URL that sets the parameter keeps its
+	// value.
+	IdleInTxTimeout time.Duration
 }
 
 func (o PostgresOptions) withDefaults() (PostgresOptions, error) {
@@ -137,6 +148,9 @@ func (o PostgresOptions) withDefaults() (PostgresOptions, error) {
 	}
 	if o.ResolveTimeout <= 0 {
 		o.ResolveTimeout = 30 * time.Second
+	}
+	if o.IdleInTxTimeout == 0 {
+		o.IdleInTxTimeout = 2 * time.Second
 	}
 	return o, nil
 }
@@ -174,6 +188,9 @@ func OpenPostgresWith(ctx context.Context, url string, o PostgresOptions) (*Post
 	if err != nil {
 		// pgx's message can quote the URL, password included.
 		return nil, errors.New("postgres: the URL does not parse (want postgres://user:password@host:port/database?options)")
+	}
+	if _, set := cfg.RuntimeParams["idle_in_transaction_session_timeout"]; !set && o.IdleInTxTimeout > 0 {
+		cfg.RuntimeParams["idle_in_transaction_session_timeout"] = strconv.FormatInt(max(o.IdleInTxTimeout.Milliseconds(), 1), 10)
 	}
 	db := stdlib.OpenDB(*cfg)
 	db.SetMaxOpenConns(o.MaxConns)

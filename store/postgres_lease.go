@@ -8,6 +8,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"cardroom/record"
 )
 
@@ -28,14 +30,16 @@ func (p *Postgres) Claim(ctx context.Context, table, node string, ttl time.Durat
 		return 0, err
 	}
 	for {
-		var epoch int64
-		err := p.db.QueryRowContext(ctx, `INSERT INTO leases(table_id, node, epoch, expires)
-			VALUES ($1, $2, 1, clock_timestamp() + $3 * interval '1 microsecond')
-			ON CONFLICT (table_id) DO UPDATE SET node = excluded.node, epoch = leases.epoch + 1, expires = excluded.expires
-			WHERE leases.expires <= clock_timestamp()
-			RETURNING epoch`, table, node, ttl.Microseconds()).Scan(&epoch)
+		epoch, err := p.claimOnce(ctx, table, node, ttl)
 		if err == nil {
 			return epoch, nil
+		}
+		if isLockTimeout(err) {
+			// Its holder is inside a transaction on the row (stopped
+			// there, or slow): held for now, whatever its expiry says.
+			held := &LeaseHeldError{Table: table}
+			p.db.QueryRowContext(ctx, `SELECT node, expires FROM leases WHERE table_id = $1`, table).Scan(&held.Holder, &held.Until)
+			return 0, held
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return 0, err
@@ -54,6 +58,41 @@ func (p *Postgres) Claim(ctx context.Context, table, node string, ttl time.Durat
 			return 0, err
 		}
 	}
+}
+
+// claimLockWait bounds how long a claim waits for the lease row's lock: an
+// append's transaction holds it (FOR SHARE) while it commits, which takes
+// milliseconds; a longer wait is a holder stopped inside its transaction
+// (idle_in_transaction_session_timeout ends that in time), and the claim
+// answers held rather than stall the sweep that tries every table.
+const claimLockWait = 500 * time.Millisecond
+
+// claimOnce is Claim's upsert: sql.ErrNoRows when the row is held, a
+// lock timeout when its lock could not be had within claimLockWait.
+func (p *Postgres) claimOnce(ctx context.Context, table, node string, ttl time.Duration) (int64, error) {
+	tx, err := p.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`SET LOCAL lock_timeout = %d`, claimLockWait.Milliseconds())); err != nil {
+		return 0, err
+	}
+	var epoch int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO leases(table_id, node, epoch, expires)
+		VALUES ($1, $2, 1, clock_timestamp() + $3 * interval '1 microsecond')
+		ON CONFLICT (table_id) DO UPDATE SET node = excluded.node, epoch = leases.epoch + 1, expires = excluded.expires
+		WHERE leases.expires <= clock_timestamp()
+		RETURNING epoch`, table, node, ttl.Microseconds()).Scan(&epoch); err != nil {
+		return 0, err
+	}
+	return epoch, tx.Commit()
+}
+
+// isLockTimeout reports PostgreSQL's lock_not_available (55P03).
+func isLockTimeout(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "55P03"
 }
 
 // Renew implements Leases.

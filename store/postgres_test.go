@@ -740,3 +740,60 @@ func TestPostgresKnownLastSeq(t *testing.T) {
 		t.Errorf("log %q, want %q", got, want)
 	}
 }
+
+// TestStoppedOwnerReleasesLease: an owner stopped inside its group
+// commit's transaction (SIGSTOP, a long pause: the kernel still answers
+// for it) holds its table's lease row; after its lease expires, another
+// node's claim is answered "held" within claimLockWait instead of waiting
+// for as long as the owner is stopped, and once the database ends the
+// stopped transaction (IdleInTxTimeout) the table is claimed; the stopped
+// owner's append is not acknowledged.
+func TestStoppedOwnerReleasesLease(t *testing.T) {
+	u := pgtest.Require(t)
+	ctx := context.Background()
+	open := func() *Postgres {
+		p, err := OpenPostgresWith(ctx, u, PostgresOptions{IdleInTxTimeout: 300 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		return p
+	}
+	a, b := open(), open()
+	ttl := 300 * time.Millisecond
+	epoch, err := a.Claim(ctx, "t_stopped", "a", ttl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped, resume := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	wake := func() { once.Do(func() { close(resume) }) }
+	t.Cleanup(wake) // before the stores close (cleanups run last first)
+	a.testCommit = func(tx *sql.Tx) error {
+		close(stopped)
+		<-resume // stopped here: the transaction stays open
+		return tx.Commit()
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.AppendFenced(ctx, "t_stopped", epoch, 0, record.Entry{Seat: 1, Text: "x"}) }()
+	<-stopped
+	time.Sleep(ttl) // a's lease has run out
+	start := time.Now()
+	var claimErr error
+	for {
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		_, claimErr = b.Claim(cctx, "t_stopped", "b", 10*time.Second)
+		cancel()
+		if claimErr == nil || !errors.Is(claimErr, ErrLeaseHeld) || time.Since(start) > 5*time.Second {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if claimErr != nil {
+		t.Fatalf("the stopped owner's table could not be claimed in %v: %v", time.Since(start).Round(time.Millisecond), claimErr)
+	}
+	wake()
+	if err := <-done; err == nil {
+		t.Error("the stopped owner's append was acknowledged after another node took the table")
+	}
+}
