@@ -34,8 +34,9 @@ const DefaultRoom = "cardroom"
 // Headers of the bus's rare messages (a connection's close); the
 // frequent ones carry no headers (Command, Reply, frames).
 const (
-	HOp  = "Cr-Op"  // OpClose
-	HWhy = "Cr-Why" // a closed connection: the reason for the client
+	HOp   = "Cr-Op"   // OpClose
+	HWhy  = "Cr-Why"  // a closed connection: the reason for the client
+	HNode = "Cr-Node" // a closed connection: the owner node that closed it
 )
 
 // Operations (HOp).
@@ -97,6 +98,11 @@ func (s Subjects) Table(id string) string { return s.Room + ".t." + id + ".in" }
 func (s Subjects) Conn(node string, conn uint64) string {
 	return s.Room + ".n." + node + ".c." + strconv.FormatUint(conn, 10)
 }
+
+// Bye is the subject on which a node hears that a relaying node's
+// connection has gone (OpBye), whatever tables it relayed to: the node
+// may hold its stand-in after the tables moved or stopped.
+func (s Subjects) Bye(node string) string { return s.Room + ".n." + node + ".bye" }
 
 // Conns is the wildcard a node subscribes to for its relayed connections.
 func (s Subjects) Conns(node string) string { return s.Room + ".n." + node + ".c.*" }

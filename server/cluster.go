@@ -107,6 +107,9 @@ type clusterNode struct {
 	// relayTimeouts counts relayed messages the owner did not answer in
 	// time: their connections were closed (relay).
 	relayTimeouts atomic.Int64
+	// staleDrops counts relayed commands dropped unanswered because the
+	// leases had gone unrenewed too long (stale).
+	staleDrops atomic.Int64
 }
 
 // presenceMsg is a node's online players, published every few seconds.
@@ -156,6 +159,7 @@ func newClusterNode(s *Server, cfg ClusterConfig) (*clusterNode, error) {
 		f    nats.MsgHandler
 	}{
 		{sub.Conns(cfg.Node), cl.fromOwner},
+		{sub.Bye(cfg.Node), cl.fromBye},
 		{sub.Lobby(), cl.fromLobby},
 		{sub.LobbySync(), func(*nats.Msg) { cl.republish() }},
 		{sub.Presence(), cl.fromPresence},
@@ -466,6 +470,15 @@ func (cl *clusterNode) renewals() {
 	}
 }
 
+// stale reports whether the leases have gone unrenewed for two thirds of
+// their life (the renewals' own threshold, loseAll): they may have
+// expired, by the database's clock, and other nodes taken the tables.
+func (cl *clusterNode) stale() bool {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	return time.Since(cl.lastOK) > cl.cfg.LeaseTTL*2/3
+}
+
 // loseAll gives up every table this node holds.
 func (cl *clusterNode) loseAll(why string) {
 	cl.mu.Lock()
@@ -630,16 +643,29 @@ func (cl *clusterNode) relay(ctx context.Context, c *conn, id string, raw []byte
 		switch {
 		case err == nil && answer == cluster.Queued:
 			cl.relayedIn.Add(1)
-			if c.relayed[id] != owner {
+			if old := c.relayed[id]; old != owner {
 				// A new owner for this connection (its first message to
-				// the table, or the table moved): watch its liveness.
+				// the table, or the table moved): watch its liveness, and
+				// stop hearing the old owner if no other table of the
+				// connection is its (fromOwner takes a close only from an
+				// owner: a stale one woke and closed it as "moved").
 				c.relayed[id] = owner
 				cl.bus.Met(owner)
+				still := false
+				for _, n := range c.relayed {
+					still = still || n == old
+				}
 				cl.mu.Lock()
 				if cl.relayTo[owner] == nil {
 					cl.relayTo[owner] = map[uint64]bool{}
 				}
 				cl.relayTo[owner][c.id] = true
+				if old != "" && !still {
+					delete(cl.relayTo[old], c.id)
+					if len(cl.relayTo[old]) == 0 {
+						delete(cl.relayTo, old)
+					}
+				}
 				cl.mu.Unlock()
 			}
 			return true
@@ -693,8 +719,32 @@ func (cl *clusterNode) unrelay(c *conn) {
 	}
 	cl.mu.Unlock()
 	bye := cluster.AppendCommand(nil, cluster.Command{Op: cluster.OpBye, Node: cl.cfg.Node, Conn: c.id}, nil)
-	for id := range c.relayed {
+	// On each table's subject, behind the connection's last commands
+	// (whose stand-in it then drops in order); and to each owner's own
+	// subject, which reaches it after the table moved or stopped too
+	// (its stand-in was kept for ever).
+	owners := map[string]bool{}
+	for id, owner := range c.relayed {
 		cl.bus.NC.Publish(cl.bus.Sub.Table(id), bye)
+		owners[owner] = true
+	}
+	for owner := range owners {
+		cl.bus.NC.Publish(cl.bus.Sub.Bye(owner), bye)
+	}
+}
+
+// fromBye drops the stand-in of a relaying node's connection that has gone
+// (unrelay).
+func (cl *clusterNode) fromBye(m *nats.Msg) {
+	cmd, _, err := cluster.ParseCommand(m.Data)
+	if err != nil || cmd.Op != cluster.OpBye {
+		return
+	}
+	cl.mu.Lock()
+	v := cl.vconns[vkey{cmd.Node, cmd.Conn}]
+	cl.mu.Unlock()
+	if v != nil {
+		v.kill(wsconn.StatusNormalClosure, "")
 	}
 }
 
@@ -711,6 +761,18 @@ func (cl *clusterNode) fromOwner(m *nats.Msg) {
 		return
 	}
 	if m.Header != nil && m.Header.Get(cluster.HOp) == cluster.OpClose {
+		// Only from a node the connection relays to now: an owner that
+		// lost the tables while it was stopped wakes and closes its
+		// stand-ins, and the connection may be playing them on their new
+		// owner by then.
+		if node := m.Header.Get(cluster.HNode); node != "" {
+			cl.mu.Lock()
+			ours := cl.relayTo[node][id]
+			cl.mu.Unlock()
+			if !ours {
+				return
+			}
+		}
 		why := m.Header.Get(cluster.HWhy)
 		if len(why) > 120 {
 			why = why[:120]
@@ -776,6 +838,14 @@ func (cl *clusterNode) command(m *nats.Msg) {
 		return
 	}
 	tid := strings.TrimSuffix(strings.TrimPrefix(m.Subject, cl.bus.Sub.Room+".t."), ".in")
+	if cl.stale() {
+		// This node has not renewed its leases in time (it was stopped:
+		// the commands waited in its buffer): another node may own the
+		// table by now and answer. No answer from here, so that the new
+		// owner's is the one taken; the renewals give the tables up.
+		cl.staleDrops.Add(1)
+		return
+	}
 	if cl.s.table(tid) == nil {
 		reply(cluster.ErrMoved)
 		return
@@ -1003,6 +1073,7 @@ func (cl *clusterNode) metrics(metric func(name, typ, help string, v any)) {
 	metric("cardroom_cluster_remote_conns", "gauge", "Other nodes' connections this node serves as a table's owner.", vconns)
 	metric("cardroom_cluster_relaying_conns", "gauge", "This node's connections that relay to another node.", relays)
 	metric("cardroom_cluster_relayed_commands_total", "counter", "Client messages relayed to another node.", cl.relayedIn.Load())
+	metric("cardroom_cluster_stale_commands_total", "counter", "Relayed commands left unanswered because this node's leases had gone unrenewed too long (it was paused): another node may own the tables.", cl.staleDrops.Load())
 	metric("cardroom_cluster_relay_timeouts_total", "counter", "Relayed client messages the owner did not answer in time (the connection was closed: the owner may play it still).", cl.relayTimeouts.Load())
 	metric("cardroom_cluster_relayed_messages_total", "counter", "Messages from another node relayed to a client here.", cl.relayedOut.Load())
 	metric("cardroom_cluster_claims_total", "counter", "Leases claimed.", cl.claims.Load())

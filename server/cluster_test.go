@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -703,4 +704,150 @@ func TestClusterRelayTimeoutNoRefusal(t *testing.T) {
 		t.Errorf("after the reconnection seq %d, want %d (the move dropped) or %d (played)", got, seq, seq+1)
 	}
 	c2.close()
+}
+
+// TestClusterStandInForgotten: bob watches alice's table on node 1
+// through node 2; the game ends and the table leaves node 1's memory
+// while bob stays connected (in the lobby); when bob's socket closes,
+// node 1 drops his stand-in (the goodbye went to the table's subject
+// only, where nobody listened any more, and the stand-in was kept for
+// ever: one a game, up to the bound of relayed connections).
+func TestClusterStandInForgotten(t *testing.T) {
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	node := func(name string) *testServer {
+		st, err := store.OpenPostgres(context.Background(), u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return startServerCfg(t, t.TempDir(), Config{Store: st, Rate: 10000, Burst: 10000, Table: table.Config{Linger: 200 * time.Millisecond},
+			Cluster: &ClusterConfig{NATS: natsURL, Node: name, LeaseTTL: 2 * time.Second, Heartbeat: 200 * time.Millisecond}})
+	}
+	n1, n2 := node("n1"), node("n2")
+	alice := dial(t, n1.url, newSession(t, n1.url, "alice"))
+	id := alice.createTable(map[string]any{"game": "papayoo", "options": map[string]string{"rounds": "1"}, "seat": 0,
+		"bots": map[string]string{"1": "random", "2": "random", "3": "random"}})
+	alice.expect("state", nil)
+	bob := dial(t, n2.url, newSession(t, n2.url, "bob"))
+	bob.send(map[string]any{"type": "watch", "table": id})
+	bob.expect("state", nil)
+	if n := metricInt(t, n1.url, "cardroom_cluster_remote_conns"); n != 1 {
+		t.Fatalf("node 1 serves %d stand-ins, want bob's", n)
+	}
+	alice.play(id, 1, nil) // to the end
+	alice.close()
+	for deadline := time.Now().Add(20 * time.Second); n1.s.table(id) != nil; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the finished table never left node 1")
+		}
+	}
+	bob.close()
+	n := -1
+	for deadline := time.Now().Add(5 * time.Second); n != 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		n = metricInt(t, n1.url, "cardroom_cluster_remote_conns")
+	}
+	if n != 0 {
+		t.Errorf("node 1 still serves %d stand-in(s) for bob's closed connection", n)
+	}
+}
+
+// TestClusterStaleOwnerWakes: node 1 owns alice's table and is stopped
+// (SIGSTOP); node 2 takes the table over and alice plays three moves
+// through node 3. When node 1 wakes, before its renewals notice the lost
+// lease, it neither answers the commands that waited in its buffer (it
+// served alice an old state of her seat) nor closes alice's healthy
+// connection on node 3 as "table moved" (node 3 takes a close only from a
+// node it relays to now).
+func TestClusterStaleOwnerWakes(t *testing.T) {
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	start := nodeProcs(t, u, natsURL)
+	cmd1, url1 := start("n1")
+	start("n2")
+	_, url3 := start("n3")
+	sess := newSession(t, url1, "alice")
+	owner := dial(t, url1, sess)
+	id := seatAll(t, owner)
+	owner.close()
+	cmd1.Process.Signal(syscall.SIGSTOP)
+	stopped := time.Now()
+	t.Cleanup(func() { cmd1.Process.Signal(syscall.SIGCONT) })
+	// Alice through node 3, once node 2 serves the table (node 1's
+	// commands wait in its buffer meanwhile).
+	var c *client
+	var views map[int]state
+	for views == nil {
+		time.Sleep(500 * time.Millisecond)
+		if time.Since(stopped) > 30*time.Second {
+			t.Fatal("no node took the table over")
+		}
+		c = dial(t, url3, sess)
+		c.send(map[string]any{"type": "watch", "table": id})
+		// While node 1 is stopped and still holds the lease, the message
+		// goes unanswered and node 3 closes the connection (1013), or the
+		// table is said to be moving: try again.
+		got := map[int]state{}
+	read:
+		for len(got) < 4 {
+			var m msg
+			select {
+			case raw := <-c.in:
+				json.Unmarshal(raw, &m)
+			case <-c.done:
+				break read
+			case <-time.After(10 * time.Second):
+				break read
+			}
+			if m.str("type") == "error" {
+				break
+			}
+			if m.str("type") == "state" {
+				b, _ := json.Marshal(m)
+				var s state
+				json.Unmarshal(b, &s)
+				got[s.Seat] = s
+			}
+		}
+		if len(got) == 4 {
+			views = got
+		} else {
+			c.close()
+		}
+	}
+	seq := 0
+	for i := range 3 {
+		seat, mv := -1, ""
+		for s, v := range views {
+			if len(v.Legal) > 0 && mv == "" {
+				seat, mv = s, v.Legal[0]
+			}
+		}
+		mid := fmt.Sprint("m", i)
+		c.send(map[string]any{"type": "move", "table": id, "seat": seat, "move": mv, "id": mid})
+		seq = c.expect("ack", func(m msg) bool { return m.str("id") == mid }).num("seq")
+		views = statesAt(c, seq)
+	}
+	cmd1.Process.Signal(syscall.SIGCONT)
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case b := <-c.in:
+			var m msg
+			json.Unmarshal(b, &m)
+			switch m.str("type") {
+			case "error":
+				t.Errorf("after node 1 woke: %v", m)
+			case "state":
+				if m.num("seq") < seq {
+					t.Errorf("after node 1 woke: an old state, seq %d < %d (seat %d)", m.num("seq"), seq, m.num("seat"))
+				}
+			}
+		case <-c.done:
+			t.Fatalf("after node 1 woke, alice's connection on node 3 was closed (%v)", c.readErr)
+		case <-deadline:
+			return
+		}
+	}
 }

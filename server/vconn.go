@@ -91,6 +91,7 @@ func (v *vsock) Close(_ wsconn.StatusCode, why string) error {
 	m := &nats.Msg{Subject: v.subject, Header: nats.Header{}}
 	m.Header.Set(cluster.HOp, cluster.OpClose)
 	m.Header.Set(cluster.HWhy, why)
+	m.Header.Set(cluster.HNode, v.cl.cfg.Node)
 	return v.cl.bus.NC.PublishMsg(m)
 }
 
