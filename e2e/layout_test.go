@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -696,5 +697,52 @@ func TestPhoneHandSpread(t *testing.T) {
 			}
 		}
 	}
+	e.checkJS()
+}
+
+// TestScreenReaderAnnouncements: what a screen reader hears at a table. A
+// page-wide polite live region says what other players did (the status
+// line says only whose turn it is, and the history list is not live); the
+// turn clock's seconds are not in a live region (it was read out every
+// second); the lobby's list is not live (every change re-read the whole
+// list); and a burst of the same refusal is one message, counted, not a
+// column of them.
+func TestScreenReaderAnnouncements(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	if live, _ := eval[string](b, `document.getElementById('lobby-tables').getAttribute('aria-live') || ''`); live != "" {
+		t.Errorf("the lobby's table list is a live region (%q)", live)
+	}
+	b.must(10*time.Second, "pick the game", clickOn(tid("create-game-pisyedili")), waitVisible(tid("opt-players")))
+	b.setField("quick-level", "random")
+	b.setField("opt-players", "2")
+	b.setField("create-clock", "60000")
+	b.must(15*time.Second, "create the table", clickOn(tid("create-submit")), waitVisible(tid("felt")))
+	// Every text the region is given, as a screen reader would hear it.
+	eval[bool](b, `(() => { window.__heard = []; new MutationObserver(() => { const x = document.getElementById('announce').textContent; if (x) window.__heard.push(x); })
+	  .observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true}); return true; })()`)
+	b.playUntil(4, 60*time.Second)
+	heard, _ := eval[[]string](b, `window.__heard`)
+	if !slices.ContainsFunc(heard, func(x string) bool { return strings.Contains(x, "Bot 2 (random) ") }) {
+		t.Errorf("no move of the bot was announced; heard %q", heard)
+	}
+	if role, _ := eval[string](b, `document.getElementById('announce').getAttribute('aria-live')`); role != "polite" {
+		t.Errorf("the announcements' region is aria-live %q, want polite", role)
+	}
+	b.waitJS("my clock", `!!document.querySelector('[data-testid=my-clock]')`)
+	if hidden, _ := eval[string](b, `document.querySelector('[data-testid=my-clock]').getAttribute('aria-hidden') || ''`); hidden != "true" {
+		t.Errorf("the ticking clock is read out (aria-hidden %q)", hidden)
+	}
+	var got string
+	runAsync(t, b, 10*time.Second, `
+	  const m = await import('/js/app.js');
+	  for (let i = 0; i < 5; i++) m.showError({code: 'rate_limited', message: 'at most 20 chat lines a minute'});
+	  const ts = [...document.querySelectorAll('[data-testid=error-toast]')];
+	  return JSON.stringify(ts.length + ' ' + ts.map((x) => x.textContent).join(' | '));`, &got)
+	if !strings.HasPrefix(got, "1 ") || !strings.Contains(got, "(×5)") {
+		t.Errorf("five identical refusals show as %q, want one message counted ×5", got)
+	}
+	b.checkErrors()
 	e.checkJS()
 }

@@ -1,7 +1,7 @@
 // The client's state and the services the views share: the connection's
 // send, navigation, the tables' data, toasts and error messages.
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { t, currentLang } from './i18n.js';
 
 export const app = {
   me: null,          // {player, name}
@@ -123,14 +123,42 @@ export function showError(e) {
   let text = t(key);
   if (text === key) text = t('error.unknown');
   // The server's words say what was wrong (a bad option) or which limit was
-  // reached (open tables, hints, tournaments).
-  if ((code === 'bad_options' || code === 'bad_request' || code === 'rate_limited') && e.message) text += ' (' + e.message + ')';
+  // reached (open tables, hints, tournaments); they are English, so a
+  // limit's are added to the English text only (the title has them).
+  if ((code === 'bad_options' || code === 'bad_request' || (code === 'rate_limited' && currentLang() === 'en')) && e.message) text += ' (' + e.message + ')';
   toast(text, true, e.message);
 }
 
+// MAX_TOASTS is the most messages shown at once: a burst of refusals
+// (chatting past the limit) shows the same message once, counted, not a
+// column of them over the table.
+const MAX_TOASTS = 3;
+
 export function toast(text, isError, detail) {
   const box = document.getElementById('toast');
+  const life = isError ? 6000 : 3500;
+  const same = [...box.children].find((c) => c.dataset.text === text);
+  if (same) {
+    const n = (+same.dataset.n || 1) + 1;
+    same.dataset.n = n;
+    same.textContent = text + ' (×' + n + ')';
+    clearTimeout(same.__timer);
+    same.__timer = setTimeout(() => same.remove(), life);
+    return;
+  }
   const m = h('div', { class: 'msg' + (isError ? ' error' : ''), role: isError ? 'alert' : 'status', 'data-testid': isError ? 'error-toast' : 'toast', title: detail || '' }, text);
+  m.dataset.text = text;
   box.appendChild(m);
-  setTimeout(() => m.remove(), isError ? 6000 : 3500);
+  while (box.children.length > MAX_TOASTS) box.firstChild.remove();
+  m.__timer = setTimeout(() => m.remove(), life);
+}
+
+// announce tells screen readers something that has no place of its own
+// on the page (another player's move, a clock running low), through one
+// polite live region; the text is set anew so a repeat is read again.
+export function announce(text) {
+  const el = document.getElementById('announce');
+  if (!el || !text) return;
+  el.textContent = '';
+  setTimeout(() => { el.textContent = text; }, 30);
 }

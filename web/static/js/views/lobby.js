@@ -176,7 +176,7 @@ export function renderLobby() {
     h('div', { class: 'stack' }, quick, renderCreate(), h('section', { class: 'panel' }, h('h2', {}, t('lobby.invite')), joinInvite)),
     h('div', { class: 'stack' },
       h('section', { class: 'panel', 'aria-labelledby': 'mine-h', id: 'mine-panel', hidden: true }, h('h2', { id: 'mine-h' }, t('lobby.in_progress')), h('div', { id: 'in-progress' })),
-      h('section', { class: 'panel', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, t('lobby.tables')), filterBar(), h('div', { id: 'lobby-tables', 'aria-live': 'polite' })),
+      h('section', { class: 'panel', 'aria-labelledby': 'tables-h' }, h('h2', { id: 'tables-h' }, t('lobby.tables')), filterBar(), h('div', { id: 'lobby-tables' })),
       tournamentsPanel(),
       h('section', { class: 'panel', 'aria-labelledby': 'online-h' }, h('h2', { id: 'online-h' }, t('rated.online')), h('div', { id: 'lobby-online' })),
       h('section', { class: 'panel', 'aria-labelledby': 'history-h' }, h('h2', { id: 'history-h' }, t('lobby.history')), h('div', { id: 'history' }))),

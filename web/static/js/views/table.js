@@ -5,7 +5,7 @@
 import { h, replace, morph, flipRects, flip, finishAll } from '../dom.js';
 import { t, renderRich } from '../i18n.js';
 import { seatName, seatMark, cardEl, accountMark, botBadge } from '../pieces.js';
-import { app, send, go, onRoute, tableData, mainState, levels, joinTable, toast } from '../app.js';
+import { app, send, go, onRoute, tableData, mainState, levels, joinTable, toast, announce } from '../app.js';
 import { game, gameTitle, helpText, describeMove } from '../games.js';
 import { mergeHistory, historyPanel, keepScrolled, describeEntry } from '../history.js';
 import { optionsBox } from '../options.js';
@@ -168,12 +168,15 @@ function show(tb, p, st) {
   p.trick = st.__trick || null;
   p.trickUntil = p.trick ? p.shownAt + Math.max(p.hold, TRICK_MS) * lagScale(p) : 0;
   p.fresh = st.__fresh || [];
+  const ctx = p.fresh.length ? ctxFor(st, tb, true, renderTable) : null;
   for (const e of p.fresh) {
     if (e.by === 'timeout') {
-      const ctx = ctxFor(st, tb, true, renderTable);
       tb.ui.notice = { text: t('table.timeout_notice', { name: seatName(ctx, e.seat), what: describeEntry(st.game, e, ctx) }), until: Date.now() + 8000 };
     }
   }
+  // What just happened, for screen readers: the status line says only
+  // whose turn it is, and the history list is not a live region.
+  if (p.fresh.length) announce(p.fresh.map((e) => describeEntry(st.game, e, ctx)).join(' '));
 }
 
 // lagScale shrinks the pauses when the queue holds more than LAG_MS of
@@ -399,7 +402,9 @@ function draw(tb) {
       h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'leave-no', onclick: () => { tb.ui.confirmLeave = false; draw(tb); } }, t('table.leave_no')))) : null;
   const myClock = clockFor(st, st.seat);
   const statusLine = h('div', { class: 'status', 'data-testid': 'status', 'aria-live': 'polite' }, g.status || '',
-    myClock !== null && (st.to_act || []).includes(st.seat) ? h('span', { class: 'badge clock mine', 'data-testid': 'my-clock', 'data-deadline': myClock, 'data-me': '1' }, clockText(myClock)) : null,
+    // Not read out as it ticks (it is in the live status line): the last
+    // seconds are announced once (startClock).
+    myClock !== null && (st.to_act || []).includes(st.seat) ? h('span', { class: 'badge clock mine', 'data-testid': 'my-clock', 'data-deadline': myClock, 'data-me': '1', 'aria-hidden': 'true' }, clockText(myClock)) : null,
     g.sub ? h('span', { class: 'sub' }, g.sub) : null);
   const notice = tb.ui.notice && tb.ui.notice.until > Date.now()
     ? h('div', { class: 'offer notice', role: 'status', 'data-testid': 'timeout-notice' }, tb.ui.notice.text) : null;
@@ -569,15 +574,20 @@ const WARN_MS = 10000;
 function startClock() {
   if (app.clockTimer) return;
   let lastTick = 0;
+  let warned = ''; // the deadline whose last seconds were announced
   app.clockTimer = setInterval(() => {
     for (const b of document.querySelectorAll('[data-deadline]')) {
       const left = Math.max(0, +b.dataset.deadline - Date.now());
       const text = clockText(+b.dataset.deadline);
       if (b.textContent !== text) b.textContent = text;
       b.classList.toggle('warn', left <= WARN_MS);
-      if (b.dataset.me && left > 0 && left <= WARN_MS && alertsOn()) {
+      if (b.dataset.me && left > 0 && left <= WARN_MS) {
+        if (warned !== b.dataset.deadline) {
+          warned = b.dataset.deadline;
+          announce(t('table.time_low', { n: Math.ceil(left / 1000) }));
+        }
         const sec = Math.ceil(left / 1000);
-        if (sec !== lastTick) { lastTick = sec; tone(520, 0.06); }
+        if (alertsOn() && sec !== lastTick) { lastTick = sec; tone(520, 0.06); }
       }
     }
   }, 250);

@@ -35,7 +35,7 @@ const form = { open: false, game: '', opts: {}, deals: 4, max: 8, level: 'medium
 let lastList = null;
 
 export function tournamentsPanel() {
-  const box = h('div', { id: 'lobby-tournaments', 'aria-live': 'polite' });
+  const box = h('div', { id: 'lobby-tournaments' });
   const sec = h('section', { class: 'panel', 'aria-labelledby': 'tournaments-h', 'data-testid': 'tournaments-panel' },
     h('h2', { id: 'tournaments-h' }, t('tournament.list_title')), box);
   drawPanel(box, lastList);
@@ -243,7 +243,7 @@ function standings(d) {
       d.schedule.map((s) => h('th', { scope: 'col' }, t('tournament.deal_n', { n: s.deal + 1 }))))),
     h('tbody', {}, [...d.standings].sort((a, b) => a.rank - b.rank).map((r) => h('tr', { 'data-testid': 'tournament-standing', 'data-player': r.player, style: app.me && r.player === app.me.player ? 'font-weight:700' : '' },
       h('td', {}, String(r.rank)), h('td', {}, r.name), h('td', { 'data-testid': 'tournament-total' }, scoreText(r.total)),
-      r.deals.map((c, i) => h('td', { title: c.state === 'pending' ? '' : t('tournament.points', { points: c.points }) },
+      r.deals.map((c, i) => h('td', { title: c.state === 'pending' ? '' : t('tournament.points', { n: c.points }) },
         c.state === 'pending' ? '–' : (c.table && c.over && d.schedule[i].closed ? recordLink(c, scoreText(c.score), `tournament-record-${i}-${r.player}`) : scoreText(c.score))))))));
 }
 
