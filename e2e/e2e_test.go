@@ -225,6 +225,9 @@ type tab struct {
 	ctx   context.Context
 	pace  float64           // window.CARDROOM_PACE: the table's pauses are pace × people's
 	shots map[string]string // data-testid → screenshot name, taken when it first shows
+	// pickerEscaped: Pis Yedili's suit picker was closed with Escape once
+	// (playToEnd checks it the first time the picker shows).
+	pickerEscaped bool
 }
 
 func (e *env) tab(name string) *tab { return e.tabAt(name, 0.05) }
@@ -508,6 +511,17 @@ func (b *tab) clickPick(p pick) bool {
 
 // playToEnd clicks through the game until the final scores show. onMove is
 // called after every move click with the number of moves made so far.
+// escapeSuitPicker checks that Escape closes Pis Yedili's suit picker,
+// the focus back on the jack (the player picks it again after).
+func (b *tab) escapeSuitPicker() {
+	b.e.t.Helper()
+	jack, _ := eval[string](b, `[...document.querySelectorAll('[data-testid=hand-card]')].find((c) => c.getAttribute('aria-pressed') === 'true' || /^J/.test(c.dataset.card))?.dataset.card || ''`)
+	b.must(5*time.Second, "escape the suit picker", chromedp.KeyEvent(kb.Escape), waitGone(tid("suit-picker")))
+	if got, _ := eval[string](b, `document.activeElement.dataset.card || document.activeElement.outerHTML.slice(0, 60)`); !strings.HasPrefix(got, "J") {
+		b.e.t.Errorf("%s: after Escape the focus is on %q, want the jack (%s)", b.name, got, jack)
+	}
+}
+
 func (b *tab) playToEnd(limit time.Duration, onMove func(n int)) int {
 	t := b.e.t
 	deadline := time.Now().Add(limit)
@@ -519,6 +533,12 @@ func (b *tab) playToEnd(limit time.Duration, onMove func(n int)) int {
 				time.Sleep(100 * time.Millisecond)
 				b.screenshot(name)
 				delete(b.shots, id)
+			}
+		}
+		if !b.pickerEscaped {
+			if ok, _ := eval[bool](b, `!!document.querySelector('[data-testid=suit-picker]')`); ok {
+				b.pickerEscaped = true
+				b.escapeSuitPicker()
 			}
 		}
 		// Short looks while screenshots are awaited, long ones otherwise.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // timedPace is the pace of the tests that time the table's pauses: each
@@ -551,6 +552,15 @@ func historyWholeGame(t *testing.T, game string) {
 	if game == "papayoo" {
 		checkTricksSeen(t, b, hist)
 		checkFullPace(t, b)
+	}
+	// The final scores are a modal dialog: Tab and Shift+Tab stay in it.
+	for i, key := range []string{kb.Tab, kb.Tab, kb.Tab, kb.Tab, kb.Tab, kb.Tab, kb.Tab, kb.Tab} {
+		b.must(5*time.Second, "tab", chromedp.KeyEvent(key))
+		if in, _ := eval[bool](b, `!!document.activeElement.closest('[data-testid=final-scores]')`); !in {
+			where, _ := eval[string](b, `document.activeElement.outerHTML.slice(0, 80)`)
+			t.Errorf("%s: Tab %d left the final scores' dialog for %s", game, i+1, where)
+			break
+		}
 	}
 	// The panel: one line per entry, in words (no raw kind shown).
 	b.must(10*time.Second, "close the final scores", clickOn(tid("final-close")), waitGone(tid("final-scores")))

@@ -527,7 +527,19 @@ function finalDialog(ctx, tb) {
   rows.sort((a, b) => (r.higher_wins ? r.totals[b] - r.totals[a] : r.totals[a] - r.totals[b]));
   const mod = game(ctx.game);
   const close = () => { tb.ui.closedFinal = true; renderTable(); };
-  const dlg = h('div', { class: 'overlay', onkeydown: (e) => { if (e.key === 'Escape') close(); } },
+  // A modal dialog: Escape closes it, and Tab cycles through its own
+  // controls (the page behind it is not reachable until it is closed).
+  const trap = (e) => {
+    if (e.key === 'Escape') { close(); return; }
+    if (e.key !== 'Tab') return;
+    const f = [...dlg.querySelectorAll('a[href], button:not([disabled]), input, select, textarea, [tabindex]:not([tabindex="-1"])')];
+    if (!f.length) return;
+    const first = f[0];
+    const last = f[f.length - 1];
+    if (e.shiftKey && (document.activeElement === first || !dlg.contains(document.activeElement))) { e.preventDefault(); last.focus(); }
+    else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+  };
+  const dlg = h('div', { class: 'overlay', onkeydown: trap },
     h('div', { class: 'dialog', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'final-h', 'data-testid': 'final-scores' },
       h('h2', { id: 'final-h' }, t('final.title')),
       h('p', { class: 'winner-line', 'data-testid': 'final-winners' }, winners.length > 1
