@@ -851,7 +851,8 @@ var _ = json.Marshal
 
 // TestInviteQuickPlayKeyboard: a private table joined through its invite
 // link; then quick play against bots, with the pass made from the keyboard
-// only (Enter and Tab), with a visible focus ring.
+// only (Enter and the arrows), with a visible focus ring; the hand is one
+// Tab stop (a roving tabindex: Tab leaves it).
 func TestInviteQuickPlayKeyboard(t *testing.T) {
 	e := newEnv(t)
 	alice, bob := e.tab("alice"), e.tab("bob")
@@ -879,7 +880,17 @@ func TestInviteQuickPlayKeyboard(t *testing.T) {
 	alice.must(15*time.Second, "quick play", focusOn(tid("quick-papayoo")), chromedp.KeyEvent(kb.Enter), waitVisible(tid("pass-confirm")))
 	alice.must(5*time.Second, "focus a card", focusOn(chromedp.CSS(`[data-testid=hand-card]`)))
 	for i := 0; i < 5; i++ {
-		alice.must(5*time.Second, "select by keyboard", chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.Tab))
+		alice.must(5*time.Second, "select by keyboard", chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.ArrowRight))
+	}
+	if n, _ := eval[int](alice, `document.querySelectorAll('[data-testid=hand-card][tabindex="0"]').length`); n != 1 {
+		t.Errorf("%d hand cards take Tab, want one (the hand is one stop)", n)
+	}
+	if cur, _ := eval[bool](alice, `document.activeElement.getAttribute('tabindex') === '0'`); !cur {
+		t.Error("the focused card is not the hand's Tab stop")
+	}
+	alice.must(5*time.Second, "tab out of the hand", chromedp.KeyEvent(kb.Tab))
+	if in, _ := eval[bool](alice, `!!document.activeElement.closest('[data-testid=hand]')`); in {
+		t.Error("Tab moved to another card of the hand, want out of it")
 	}
 	outline, _ := eval[string](alice, `getComputedStyle(document.activeElement).outlineStyle + ' ' + document.activeElement.dataset.testid`)
 	if !strings.HasPrefix(outline, "solid") {

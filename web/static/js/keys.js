@@ -1,7 +1,8 @@
 // Keyboard shortcuts. In the hand, the arrow keys move between the cards
-// (Home and End to the first and last), so a keyboard player does not Tab
-// through every card; in a replay, elsewhere, they step; at a table "h"
-// asks for a hint. Everything else is plain buttons, reached with Tab.
+// (Home and End to the first and last): the hand is one Tab stop (a roving
+// tabindex: only its current card takes Tab), not twenty; in a replay,
+// elsewhere, they step; at a table "h" asks for a hint. Everything else is
+// plain buttons, reached with Tab.
 import { onRoute } from './app.js';
 import { stepReplay } from './views/replay.js';
 
@@ -21,8 +22,36 @@ function moveInHand(e) {
   else if (e.key === 'End') j = cards.length - 1;
   else return false;
   cards[j].focus();
+  roveHand();
   return true;
 }
+
+// roveKey is the data-key of the hand's current card (the one Tab reaches).
+let roveKey = null;
+
+// roveHand gives the hand's current card tabindex 0 and the others -1
+// (after every drawing of the table, which does not keep them): the focused
+// card, else the last current one if it is still there and enabled, else
+// the first enabled card.
+export function roveHand() {
+  const hand = document.querySelector('[data-testid=hand]');
+  if (!hand) return;
+  const cards = [...hand.querySelectorAll('[data-testid=hand-card]')];
+  if (!cards.length) return;
+  const cur = cards.find((c) => c === document.activeElement) || cards.find((c) => c.dataset.key === roveKey && !c.disabled) ||
+    cards.find((c) => !c.disabled) || cards[0];
+  for (const c of cards) {
+    const v = c === cur ? '0' : '-1';
+    if (c.getAttribute('tabindex') !== v) c.setAttribute('tabindex', v);
+  }
+  roveKey = cur.dataset.key || null;
+}
+
+// A card focused by the pointer (or by the page after a move) becomes the
+// hand's current card.
+document.addEventListener('focusin', (e) => {
+  if (e.target && e.target.closest && e.target.closest('[data-testid=hand] [data-testid=hand-card]')) roveHand();
+});
 
 export function onKey(e) {
   if (e.ctrlKey || e.metaKey || e.altKey) return;

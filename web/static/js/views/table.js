@@ -10,6 +10,7 @@ import { game, gameTitle, helpText, describeMove } from '../games.js';
 import { mergeHistory, historyPanel, keepScrolled, describeEntry } from '../history.js';
 import { optionsBox } from '../options.js';
 import { tone } from '../sound.js';
+import { roveHand } from '../keys.js';
 import { chatPanel, hookChat, rematchFinal } from '../chat.js';
 import { ratingChange } from '../ratingchange.js';
 
@@ -433,6 +434,7 @@ function draw(tb) {
   else replace(main, ...tree);
   if (before) flip(main, before);
   keepScrolled(main, tb.ui);
+  roveHand(); // keys.js: the hand is one Tab stop
   startClock();
 }
 
