@@ -431,7 +431,7 @@ func buildPickJS() string {
 	b.WriteString(`(() => {
   for (const e of document.querySelectorAll('[data-e2e]')) e.removeAttribute('data-e2e');
   const q = (s) => document.querySelector(s);
-  const en = (s) => [...document.querySelectorAll(s)].filter((e) => !e.disabled);
+  const en = (s) => [...document.querySelectorAll(s)].filter((e) => !e.disabled && e.getAttribute('aria-disabled') !== 'true');
   const mark = (e, kind) => { e.setAttribute('data-e2e', 'go'); return kind; };
   if (q('[data-testid=final-scores]')) return 'done';
   const felt = q('[data-testid=felt]');

@@ -283,7 +283,7 @@ func TestRum500JokersAndDeepTake(t *testing.T) {
 	// The first player again: draw and discard something.
 	f.waitJS("first player's turn", myTurnToDraw)
 	f.click("draw", `[data-testid=draw-stock]`)
-	f.waitJS("drawn", `!!document.querySelector('[data-testid=discard]') && [...document.querySelectorAll('[data-testid=hand-card]')].some((e) => !e.disabled)`)
+	f.waitJS("drawn", `!!document.querySelector('[data-testid=discard]') && [...document.querySelectorAll('[data-testid=hand-card]')].some((e) => e.getAttribute('aria-disabled') !== 'true')`)
 	var x2 string
 	for _, c := range f.handCards() {
 		if c != "JK" {

@@ -389,6 +389,17 @@ func TestRefusalsExplained(t *testing.T) {
 		pollFor[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '4'`), settled,
 		clickOn(chromedp.CSS(`[data-testid=hand-card][data-card="3S"]`)),
 		pollFor[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent.startsWith('Not your turn'))`))
+	// From the keyboard too: a card that cannot be played takes the focus
+	// (aria-disabled, not disabled) and Enter says why, playing nothing.
+	time.Sleep(1600 * time.Millisecond) // the pointer's explanation is not repeated within 1.5 s
+	if ok, _ := eval[bool](b, `(() => { const c = document.querySelector('[data-testid=hand-card][data-card="1S"]'); c.focus(); return document.activeElement === c && c.getAttribute('aria-disabled') === 'true' && !c.disabled; })()`); !ok {
+		t.Error("a card that cannot be played does not take the focus, or is not marked aria-disabled")
+	}
+	b.must(10*time.Second, "Enter on a card out of turn", chromedp.KeyEvent(kb.Enter),
+		pollFor[chromedp.Void](`[...document.querySelectorAll('[data-testid=toast]')].some((e) => e.textContent.startsWith('Not your turn') && e.textContent.endsWith('(×2)'))`))
+	if seq, _ := eval[string](b, `document.querySelector('[data-testid=felt]').dataset.seq`); seq != "4" {
+		t.Errorf("Enter on a card out of turn changed the table (seq %s)", seq)
+	}
 	// The pass: five cards selected, a sixth refused in words.
 	if _, err := eval[bool](b, `(__send({seq: 5, to_act: [0, 1, 2], legal: ['pass 1S 2S 3S 4S 5S'], view: __pv({round: 2, phase: 'pass', passed: [false, false, false], die: '', papayoo: '', hand: ['1S', '2S', '3S', '4S', '5S', '6S']})}), true)`); err != nil {
 		t.Fatal(err)

@@ -73,7 +73,7 @@ function refocus(root, sel) {
   }
   // The first that takes the focus: a playable card, the hand itself (its
   // cards are disabled out of turn), the table.
-  for (const next of [root.querySelector('[data-testid=hand-card]:not([disabled])'), root.querySelector('[data-testid=hand]'), root.querySelector('[data-testid=felt]')]) {
+  for (const next of [root.querySelector('[data-testid=hand-card]:not([disabled]):not([aria-disabled=true])'), root.querySelector('[data-testid=hand]'), root.querySelector('[data-testid=felt]')]) {
     if (!next) continue;
     if (!next.hasAttribute('tabindex') && next.tagName !== 'BUTTON') next.setAttribute('tabindex', '-1');
     next.focus({ preventScroll: true });

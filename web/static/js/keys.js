@@ -12,7 +12,8 @@ function moveInHand(e) {
   const card = e.target && e.target.closest && e.target.closest('[data-testid=hand-card]');
   const hand = card && card.closest('[data-testid=hand]');
   if (!hand) return false;
-  // Disabled cards cannot take the focus: the move skips them.
+  // Every card takes the focus, those that cannot be played too (they say
+  // why: aria-disabled, not disabled).
   const cards = [...hand.querySelectorAll('[data-testid=hand-card]')].filter((c) => c === card || !c.disabled);
   const i = cards.indexOf(card);
   let j;
@@ -38,8 +39,9 @@ export function roveHand() {
   if (!hand) return;
   const cards = [...hand.querySelectorAll('[data-testid=hand-card]')];
   if (!cards.length) return;
+  const playable = (c) => !c.disabled && c.getAttribute('aria-disabled') !== 'true';
   const cur = cards.find((c) => c === document.activeElement) || cards.find((c) => c.dataset.key === roveKey && !c.disabled) ||
-    cards.find((c) => !c.disabled) || cards[0];
+    cards.find(playable) || cards[0];
   for (const c of cards) {
     const v = c === cur ? '0' : '-1';
     if (c.getAttribute('tabindex') !== v) c.setAttribute('tabindex', v);

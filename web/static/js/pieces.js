@@ -12,12 +12,18 @@ export function cardEl(card, o = {}) {
   const cls = ['card', o.size || '', o.cls || ''].filter(Boolean).join(' ');
   const svg = cardSVG(card, { mark: o.mark });
   if (o.onclick || o.button) {
+    // A hand card that cannot be played now stays focusable (aria-disabled,
+    // not disabled), so a keyboard player reaches every card of the hand
+    // and hears why it cannot be played (its name, and Enter shows the
+    // reason: table.js explainKey); the hand is one Tab stop anyway
+    // (keys.js roveHand). Other cards (a pile's) are plain disabled.
+    const soft = o.disabled && o.testid === 'hand-card';
     return h('button', {
       class: cls, type: 'button', 'aria-label': label, title: label,
       'data-card': card, 'data-testid': o.testid, 'data-key': o.key,
       'aria-pressed': o.pressed === undefined ? undefined : String(!!o.pressed),
-      disabled: o.disabled, 'aria-disabled': o.disabled ? 'true' : undefined,
-      onclick: o.onclick,
+      disabled: o.disabled && !soft, 'aria-disabled': o.disabled ? 'true' : undefined,
+      onclick: o.disabled ? undefined : o.onclick,
     }, svg, o.who ? h('span', { class: 'who' }, o.who) : null);
   }
   return h('span', { class: cls, role: 'img', 'aria-label': label, title: label, 'data-card': card, 'data-testid': o.testid },

@@ -319,7 +319,7 @@ function listen() {
   // click (the click goes to what lies under both).
   document.addEventListener('pointerdown', (e) => { if (onRoute('table')) { skipPause(false); explainRefusal(e); } }, true);
   document.addEventListener('click', () => { if (onRoute('table')) finishAll(); }, true);
-  document.addEventListener('keydown', (e) => { if (onRoute('table') && !e.ctrlKey && !e.metaKey && !e.altKey) skipPause(); }, true);
+  document.addEventListener('keydown', (e) => { if (onRoute('table') && !e.ctrlKey && !e.metaKey && !e.altKey) { skipPause(); explainKey(e); } }, true);
 }
 
 // explainRefusal says why a card cannot be played when it is pressed: its
@@ -339,6 +339,14 @@ function explainRefusal(e) {
   if (explainRefusal.last && explainRefusal.last.text === el.dataset.why && now - explainRefusal.last.at < 1500) return;
   explainRefusal.last = { text: el.dataset.why, at: now };
   toast(el.dataset.why, false);
+}
+
+// explainKey is explainRefusal for the keyboard: Enter or Space on a card
+// that cannot be played says why.
+function explainKey(e) {
+  if (e.key !== 'Enter' && e.key !== ' ') return;
+  const c = e.target && e.target.closest ? e.target.closest('[data-testid=hand-card][aria-disabled=true]') : null;
+  if (c) explainRefusal({ target: c });
 }
 
 // renderTable takes in what arrived and draws the table now (tableChanged
