@@ -443,6 +443,9 @@ function draw(tb) {
   if (before) flip(main, before);
   keepScrolled(main, tb.ui);
   roveHand(); // keys.js: the hand is one Tab stop
+  // The sticky hand's height, for what scrolls into view (app.css).
+  const hand = main.querySelector('.hand-area');
+  document.documentElement.style.setProperty('--hand-h', hand ? hand.offsetHeight + 8 + 'px' : '0px');
   startClock();
 }
 
