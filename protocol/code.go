@@ -112,7 +112,7 @@ var codes = []struct {
 	{SameAddress, http.StatusConflict},
 }
 
-// Codes returns every error code, in the order of docs/protocol.md.
+// Codes returns every error code (docs/protocol.md lists them all).
 func Codes() []Code {
 	out := make([]Code, len(codes))
 	for i, c := range codes {

@@ -556,7 +556,7 @@ func (s *Server) protect(next http.Handler) http.Handler {
 // the old cookie), log them out, or create tables as them. A request with
 // a bearer token (a program's) is not a browser's and is not checked; the
 // Origin is judged as the WebSocket's is (the request's host, or
-// -allowed-origins and -public-url); a browser that sends no Origin is
+// Config.AllowedOrigins and -public-url); a browser that sends no Origin is
 // judged by Sec-Fetch-Site.
 func (s *Server) crossSite(r *http.Request) error {
 	switch r.Method {

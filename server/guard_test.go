@@ -809,7 +809,7 @@ func TestCrossSiteRefused(t *testing.T) {
 		{"POST", "/api/quickplay", map[string]string{"Sec-Fetch-Site": "same-site"}, false, 403},
 		{"POST", "/api/quickplay", map[string]string{"Sec-Fetch-Site": "cross-site"}, false, 403},
 		{"POST", "/api/quickplay", map[string]string{"Origin": own}, false, 200},
-		{"POST", "/api/quickplay", map[string]string{"Origin": "https://cards.example.org"}, false, 200}, // -allowed-origins
+		{"POST", "/api/quickplay", map[string]string{"Origin": "https://cards.example.org"}, false, 200}, // Config.AllowedOrigins
 		{"POST", "/api/quickplay", map[string]string{"Sec-Fetch-Site": "same-origin"}, false, 200},
 		{"POST", "/api/quickplay", nil, false, 200},                                                // a program
 		{"POST", "/api/quickplay", map[string]string{"Origin": "https://evil.example"}, true, 200}, // a bearer token
