@@ -606,16 +606,17 @@ func TestFullDisk(t *testing.T) {
 	}
 }
 
-// TestCorruptTableQuarantined: one table whose log no longer replays (an
-// altered event) is quarantined and reported; the rest of the room starts
-// and resumes.
-func TestCorruptTableQuarantined(t *testing.T) {
+// storedQuickTables makes n quick-play Papayoo tables of alice in a room
+// that is then stopped, and returns its data directory, the tables and
+// alice: a stored room for a test to damage.
+func storedQuickTables(t *testing.T, n int) (string, []string, session) {
+	t.Helper()
 	needGame(t, "papayoo")
 	dir := t.TempDir()
 	ts := startServer(t, dir, table.Config{BotDelay: time.Hour})
 	alice := newSession(t, ts.url, "alice")
 	var ids []string
-	for range 2 {
+	for range n {
 		var q struct {
 			ID string `json:"id"`
 		}
@@ -625,6 +626,14 @@ func TestCorruptTableQuarantined(t *testing.T) {
 		ids = append(ids, q.ID)
 	}
 	ts.stop()
+	return dir, ids, alice
+}
+
+// TestCorruptTableQuarantined: one table whose log no longer replays (an
+// altered event) is quarantined and reported; the rest of the room starts
+// and resumes.
+func TestCorruptTableQuarantined(t *testing.T) {
+	dir, ids, _ := storedQuickTables(t, 2)
 	db, err := sql.Open("sqlite", filepath.Join(dir, "cardroom.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -671,21 +680,7 @@ func TestCorruptTableQuarantined(t *testing.T) {
 // game's seats (no server writes one) is quarantined at the start, and the
 // room starts; an empty such row is dropped and the table runs.
 func TestExtraSeatQuarantined(t *testing.T) {
-	needGame(t, "papayoo")
-	dir := t.TempDir()
-	ts := startServer(t, dir, table.Config{BotDelay: time.Hour})
-	alice := newSession(t, ts.url, "alice")
-	var ids []string
-	for range 2 {
-		var q struct {
-			ID string `json:"id"`
-		}
-		if code := httpJSON(t, "POST", ts.url+"/api/quickplay", alice.Token, map[string]any{"game": "papayoo"}, &q); code != 200 {
-			t.Fatalf("quick play: %d", code)
-		}
-		ids = append(ids, q.ID)
-	}
-	ts.stop()
+	dir, ids, alice := storedQuickTables(t, 2)
 	db, err := sql.Open("sqlite", filepath.Join(dir, "cardroom.db"))
 	if err != nil {
 		t.Fatal(err)
