@@ -252,8 +252,8 @@ func (h *chatHub) allow(player string) error {
 	}
 	if ok, wait := h.limit.allow(player); !ok {
 		h.refused.Add(1)
-		return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("at most %d chat lines a minute: next in %.0f s",
-			h.cfg.PerMinute, math.Ceil(wait.Seconds()))}
+		return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("at most %d chat lines at once and %d a minute: next in %.0f s",
+			h.cfg.Burst, h.cfg.PerMinute, math.Ceil(wait.Seconds()))}
 	}
 	return nil
 }

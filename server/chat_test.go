@@ -185,7 +185,9 @@ func TestChatText(t *testing.T) {
 	}
 }
 
-// TestChatRateLimit: the burst passes, the next line is refused.
+// TestChatRateLimit: the burst passes, the next line is refused, and the
+// refusal names the burst as well as the rate (it said "20 a minute" to
+// a player refused at their sixth line).
 func TestChatRateLimit(t *testing.T) {
 	f := newChatFixture(t, Config{Chat: ChatConfig{PerMinute: 1, Burst: 3}})
 	for i := range 4 {
@@ -194,8 +196,8 @@ func TestChatRateLimit(t *testing.T) {
 		if got := m.str("type") == "chat"; got != (i < 3) {
 			t.Errorf("line %d: %v", i+1, m)
 		}
-		if i == 3 && m.str("code") != "rate_limited" {
-			t.Errorf("line 4: %v, want rate_limited", m)
+		if i == 3 && (m.str("code") != "rate_limited" || !strings.Contains(m.str("message"), "at most 3 chat lines at once and 1 a minute")) {
+			t.Errorf("line 4: %v, want rate_limited, saying both bounds (the burst refused it, not the minute's)", m)
 		}
 	}
 	var body string
