@@ -733,19 +733,15 @@ func (cl *clusterNode) unrelay(c *conn) {
 	}
 }
 
-// fromBye hears a relaying node's goodbye on this node's own subject
+// fromBye drops the stand-in of a relaying node's connection that has gone
 // (unrelay).
 func (cl *clusterNode) fromBye(m *nats.Msg) {
-	if cmd, _, err := cluster.ParseCommand(m.Data); err == nil && cmd.Op == cluster.OpBye {
-		cl.bye(vkey{cmd.Node, cmd.Conn})
+	cmd, _, err := cluster.ParseCommand(m.Data)
+	if err != nil || cmd.Op != cluster.OpBye {
+		return
 	}
-}
-
-// bye drops the stand-in of a relaying node's connection that has gone,
-// if this node serves one.
-func (cl *clusterNode) bye(k vkey) {
 	cl.mu.Lock()
-	v := cl.vconns[k]
+	v := cl.vconns[vkey{cmd.Node, cmd.Conn}]
 	cl.mu.Unlock()
 	if v != nil {
 		v.kill(wsconn.StatusNormalClosure, "")
@@ -833,7 +829,12 @@ func (cl *clusterNode) command(m *nats.Msg) {
 	k := vkey{cmd.Node, cmd.Conn}
 	cl.bus.Met(cmd.Node)
 	if cmd.Op == cluster.OpBye {
-		cl.bye(k)
+		cl.mu.Lock()
+		v := cl.vconns[k]
+		cl.mu.Unlock()
+		if v != nil {
+			v.kill(wsconn.StatusNormalClosure, "")
+		}
 		return
 	}
 	tid := strings.TrimSuffix(strings.TrimPrefix(m.Subject, cl.bus.Sub.Room+".t."), ".in")
