@@ -535,12 +535,6 @@ func (b *tab) playToEnd(limit time.Duration, onMove func(n int)) int {
 				delete(b.shots, id)
 			}
 		}
-		if !b.pickerEscaped {
-			if ok, _ := eval[bool](b, `!!document.querySelector('[data-testid=suit-picker]')`); ok {
-				b.pickerEscaped = true
-				b.escapeSuitPicker()
-			}
-		}
 		// Short looks while screenshots are awaited, long ones otherwise.
 		look := 5 * time.Second
 		if len(b.shots) > 0 {
@@ -552,6 +546,13 @@ func (b *tab) playToEnd(limit time.Duration, onMove func(n int)) int {
 		}
 		if p.Kind == "done" {
 			return moves
+		}
+		if p.Picker && !b.pickerEscaped {
+			// The pick saw the suit picker (it reports it): Escape it once,
+			// then look again.
+			b.pickerEscaped = true
+			b.escapeSuitPicker()
+			continue
 		}
 		if !b.clickPick(p) {
 			continue // the page changed under the click; look again

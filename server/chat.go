@@ -374,7 +374,7 @@ func (h *chatHub) report(ctx context.Context, t *table.Table, c *conn, m *protoc
 	if h.reportLimit != nil {
 		// A connection relayed from another node has no address here: its
 		// player stands for it.
-		key := c.addr
+		key := c.from.addr
 		if key == "" {
 			key = "player " + c.sess.Player
 		}

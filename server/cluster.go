@@ -733,15 +733,19 @@ func (cl *clusterNode) unrelay(c *conn) {
 	}
 }
 
-// fromBye drops the stand-in of a relaying node's connection that has gone
+// fromBye hears a relaying node's goodbye on this node's own subject
 // (unrelay).
 func (cl *clusterNode) fromBye(m *nats.Msg) {
-	cmd, _, err := cluster.ParseCommand(m.Data)
-	if err != nil || cmd.Op != cluster.OpBye {
-		return
+	if cmd, _, err := cluster.ParseCommand(m.Data); err == nil && cmd.Op == cluster.OpBye {
+		cl.bye(vkey{cmd.Node, cmd.Conn})
 	}
+}
+
+// bye drops the stand-in of a relaying node's connection that has gone,
+// if this node serves one.
+func (cl *clusterNode) bye(k vkey) {
 	cl.mu.Lock()
-	v := cl.vconns[vkey{cmd.Node, cmd.Conn}]
+	v := cl.vconns[k]
 	cl.mu.Unlock()
 	if v != nil {
 		v.kill(wsconn.StatusNormalClosure, "")
@@ -829,12 +833,7 @@ func (cl *clusterNode) command(m *nats.Msg) {
 	k := vkey{cmd.Node, cmd.Conn}
 	cl.bus.Met(cmd.Node)
 	if cmd.Op == cluster.OpBye {
-		cl.mu.Lock()
-		v := cl.vconns[k]
-		cl.mu.Unlock()
-		if v != nil {
-			v.kill(wsconn.StatusNormalClosure, "")
-		}
+		cl.bye(k)
 		return
 	}
 	tid := strings.TrimSuffix(strings.TrimPrefix(m.Subject, cl.bus.Sub.Room+".t."), ".in")

@@ -530,13 +530,13 @@ func (s *Server) protect(next http.Handler) http.Handler {
 			// (the session cookie is Secure then, see sessionCookie).
 			h.Set("Strict-Transport-Security", "max-age=15552000")
 		}
-		if g.api != nil && strings.HasPrefix(r.URL.Path, "/api/") {
-			if ok, retry := g.api.allow(addrKey(g.clientAddr(r))); !ok {
-				g.rateLimited(w, r, retry, "too many requests from your address: slow down")
-				return
-			}
-		}
 		if strings.HasPrefix(r.URL.Path, "/api/") {
+			if g.api != nil {
+				if ok, retry := g.api.allow(addrKey(g.clientAddr(r))); !ok {
+					g.rateLimited(w, r, retry, "too many requests from your address: slow down")
+					return
+				}
+			}
 			if err := s.crossSite(r); err != nil {
 				g.crossSite.Add(1)
 				writeErr(w, http.StatusForbidden, protocol.Forbidden, err.Error())

@@ -274,7 +274,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request, sess store
 		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
 		return
 	}
-	t, err := s.createTable(r.Context(), sess, originOfKey(addrKey(s.guard.clientAddr(r))), req, false)
+	t, err := s.createTable(r.Context(), sess, originOf(s.guard.clientAddr(r)), req, false)
 	if err != nil {
 		writeTableErr(w, err)
 		return
@@ -288,7 +288,7 @@ func (s *Server) handleQuick(w http.ResponseWriter, r *http.Request, sess store.
 		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
 		return
 	}
-	t, err := s.createTable(r.Context(), sess, originOfKey(addrKey(s.guard.clientAddr(r))), req, true)
+	t, err := s.createTable(r.Context(), sess, originOf(s.guard.clientAddr(r)), req, true)
 	if err != nil {
 		writeTableErr(w, err)
 		return

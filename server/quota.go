@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"math"
-	"net/netip"
 	"slices"
 	"sync"
 	"time"
@@ -114,14 +113,10 @@ func (s *Server) quotaErr(format string, args ...any) *table.Error {
 // and then it counts against no address.
 type origin struct{ addr, net string }
 
-// originOfKey is the origin of a client whose addrKey is key.
-func originOfKey(key string) origin {
-	o := origin{addr: key}
-	if p, err := netip.ParsePrefix(key); err == nil && p.Addr().Is6() {
-		n, _ := p.Addr().Prefix(48)
-		o.net = n.String()
-	}
-	return o
+// originOf is the origin of a client at address remote.
+func originOf(remote string) origin {
+	a, n := addrKeys(remote)
+	return origin{a, n}
 }
 
 // reservation is a table being created: counted as an open table of its
@@ -230,7 +225,7 @@ func (s *Server) checkCreate(player string, from origin, botsOnly bool) (*reserv
 	return r, nil
 }
 
-// storeFull_ reports whether the store holds MaxStoreBytes or more on
+// storeIsFull reports whether the store holds MaxStoreBytes or more on
 // disk (and counts the refusal that follows).
 func (s *Server) storeIsFull() bool {
 	if s.cfg.MaxStoreBytes <= 0 {

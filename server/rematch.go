@@ -125,7 +125,7 @@ func (s *Server) rematch(ctx context.Context, t *table.Table, c *conn, m *protoc
 	// Everyone accepted: create the table while holding the lock, so that
 	// two last accepts cannot create two tables.
 	defer rm.mu.Unlock()
-	nt, err := s.createRematch(ctx, t.ID(), originOfKey(c.addr))
+	nt, err := s.createRematch(ctx, t.ID(), c.from)
 	if err != nil {
 		for _, seat := range mine {
 			delete(o.accepted, seat) // nothing changed: the caller may try again

@@ -226,7 +226,7 @@ type Server struct {
 	quotaHits      atomic.Int64 // requests refused by a per-player quota
 	addrTableHits  atomic.Int64 // tables refused by a per-address bound (TablesPerIP, OpenTablesPerIP)
 	storeFull      atomic.Int64 // tables and tournaments refused at MaxStoreBytes
-	panics         atomic.Int64 // handlings of one input that panicked and were recovered (survive)
+	panics         atomic.Int64 // handlings of one input that panicked and were recovered (Server.recovered)
 	pool           *pool.Pool
 	hints          *limiter     // per player
 	addrHints      *addrLimiter // per address

@@ -555,7 +555,7 @@ func (s *Server) handlePlayDeal(w http.ResponseWriter, r *http.Request, sess sto
 		writeErr(w, http.StatusBadRequest, protocol.BadRequest, fmt.Sprintf("deal must be 0 to %d", t.Deals-1))
 		return
 	}
-	play, err := s.playDeal(r.Context(), ts, t, d, sess, originOfKey(addrKey(s.guard.clientAddr(r))))
+	play, err := s.playDeal(r.Context(), ts, t, d, sess, originOf(s.guard.clientAddr(r)))
 	if err != nil {
 		writeTableErr(w, err)
 		return

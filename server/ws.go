@@ -50,9 +50,9 @@ type conn struct {
 	// account: the session's player held an account when the socket
 	// opened (who is online marks it; a claim reconnects the client).
 	account bool
-	// addr is the client's address as the per-address limits key it
-	// (addrKey); "" for a virtual conn.
-	addr string
+	// from is the client's address as the per-address limits key it
+	// (addrKey) and its /48 (originOf); zero for a virtual conn.
+	from origin
 	id   uint64 // the node's number for the connection (relaying names it)
 	// virtual: another node's connection, served here as a table's owner
 	// (vconn.go); it has no reader: enqueue feeds it.
@@ -290,7 +290,7 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	c := &conn{s: s, ws: ws, sess: sess, account: s.hasAccount(r.Context(), sess.Player), addr: addrKey(s.guard.clientAddr(r)), id: s.connID(), done: make(chan struct{}), finished: make(chan struct{}),
+	c := &conn{s: s, ws: ws, sess: sess, account: s.hasAccount(r.Context(), sess.Player), from: originOf(s.guard.clientAddr(r)), id: s.connID(), done: make(chan struct{}), finished: make(chan struct{}),
 		nextPing: time.Now().UnixNano() + firstPing(s.cfg.PingInterval, rand.Int64N),
 		tokens:   s.cfg.Burst, last: time.Now()}
 	s.mu.Lock()
@@ -840,7 +840,7 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 			fail(err)
 			return
 		}
-		t, err := c.s.createTable(ctx, c.sess, originOfKey(c.addr), *m, false)
+		t, err := c.s.createTable(ctx, c.sess, c.from, *m, false)
 		if err != nil {
 			fail(err)
 			return
@@ -933,8 +933,8 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 			fail(c.s.quotaErr("at most %d hints a minute: next in %.0f s", c.s.cfg.HintsPerMinute, math.Ceil(wait.Seconds())))
 			return
 		}
-		if o := originOfKey(c.addr); o.addr != "" {
-			if ok, wait := c.s.addrHints.allowKeys(o.addr, o.net); !ok {
+		if c.from.addr != "" {
+			if ok, wait := c.s.addrHints.allowKeys(c.from.addr, c.from.net); !ok {
 				c.s.hints.refund(c.sess.Player)
 				fail(c.s.quotaErr("at most %d hints a minute from one network address: next in %.0f s", c.s.cfg.HintsPerIPPerMinute, math.Ceil(wait.Seconds())))
 				return

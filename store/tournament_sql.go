@@ -259,16 +259,16 @@ func (s sqlStore) setTournamentStatus(ctx context.Context, id, from, to string, 
 		return false, err
 	}
 	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE tournaments SET status = $1, started = $2 WHERE id = $3 AND status = $4`, to, ms(started), id, from)
+	// Finishing (or cancelling) forgets the owner's origin in the same
+	// statement.
+	res, err := tx.ExecContext(ctx, `UPDATE tournaments SET status = $1, started = $2,
+		owner_origin = CASE WHEN $1 IN ('open', 'running') THEN owner_origin ELSE '' END WHERE id = $3 AND status = $4`, to, ms(started), id, from)
 	if err != nil {
 		return false, err
 	}
 	n, err := res.RowsAffected()
 	if err == nil && n > 0 && to != "open" {
 		_, err = tx.ExecContext(ctx, `UPDATE tournament_entrants SET origin = '' WHERE tournament = $1`, id)
-	}
-	if err == nil && n > 0 && to != "open" && to != "running" {
-		_, err = tx.ExecContext(ctx, `UPDATE tournaments SET owner_origin = '' WHERE id = $1`, id)
 	}
 	if err == nil {
 		err = tx.Commit()

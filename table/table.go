@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -325,30 +326,50 @@ func Create(ctx context.Context, cfg Config, meta store.Table) (*Table, error) {
 
 // Restore rebuilds a table from its stored row and event log and starts it.
 func Restore(cfg Config, meta store.Table, events []record.Entry) (*Table, error) {
-	eng, err := games.Lookup(meta.Game)
-	if err != nil {
-		return nil, err
-	}
-	st, err := replay(eng, meta.Options, events)
+	eng, st, seats, err := prepare(meta, events)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", meta.ID, err)
 	}
-	for len(meta.Seats) < st.Seats() {
-		meta.Seats = append(meta.Seats, store.Seat{})
-	}
-	// Seat rows past the game's seats: no server writes them, so the row
-	// is damaged; empty ones are dropped, a taken one refuses the table
-	// (the caller quarantines it) rather than being served.
-	for len(meta.Seats) > st.Seats() {
-		last := meta.Seats[len(meta.Seats)-1]
-		if last.Player != "" || last.Bot != "" {
-			return nil, fmt.Errorf("table %s: seat %d is taken but the game has %d seats", meta.ID, len(meta.Seats)-1, st.Seats())
-		}
-		meta.Seats = meta.Seats[:len(meta.Seats)-1]
-	}
+	meta.Seats = seats
 	t := newTable(cfg, meta, eng, st, events)
 	t.start()
 	return t, nil
+}
+
+// Verify is what Restore checks of a stored table, without starting it
+// (cardroom doctor judges a table by it): its log replays, and its seat
+// rows fit its game.
+func Verify(meta store.Table, events []record.Entry) error {
+	_, _, _, err := prepare(meta, events)
+	return err
+}
+
+// prepare is Restore before the table starts: the engine, the state the
+// log replays to, and the seat rows fitted to the game's seats. Rows past
+// them no server writes, so the row is damaged: empty ones are dropped, a
+// taken one refuses the table (the caller quarantines it) rather than
+// being served.
+func prepare(meta store.Table, events []record.Entry) (game.Engine, game.State, []store.Seat, error) {
+	eng, err := games.Lookup(meta.Game)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st, err := replay(eng, meta.Options, events)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	seats := slices.Clone(meta.Seats)
+	for len(seats) < st.Seats() {
+		seats = append(seats, store.Seat{})
+	}
+	for len(seats) > st.Seats() {
+		last := seats[len(seats)-1]
+		if last.Player != "" || last.Bot != "" {
+			return nil, nil, nil, fmt.Errorf("seat %d is taken but the game has %d seats", len(seats)-1, st.Seats())
+		}
+		seats = seats[:len(seats)-1]
+	}
+	return eng, st, seats, nil
 }
 
 func replay(eng game.Engine, options string, events []record.Entry) (game.State, error) {

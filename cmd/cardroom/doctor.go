@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"cardroom/game"
-	"cardroom/games"
 	"cardroom/record"
 	"cardroom/store"
 	"cardroom/table"
@@ -186,36 +184,10 @@ func checkTable(ctx context.Context, st store.Store, id string) (doctorTable, *s
 	return dt, &meta, events, nil
 }
 
-// replayLog is table/table.go's replay (the table package is not imported
-// here: the doctor must judge a log the way a restart would, without
-// starting a table's goroutine): the engine from the row's game, a new
-// state from its options, and record.Step for every entry; then the seat
-// rows, as table.Restore checks them.
+// replayLog judges a table's log and seat rows the way a restart would
+// (table.Verify), without starting the table.
 func replayLog(meta store.Table, events []record.Entry) error {
-	eng, err := games.Lookup(meta.Game)
-	if err != nil {
-		return err
-	}
-	opts, err := game.ParseOptions(meta.Options)
-	if err != nil {
-		return err
-	}
-	st, err := eng.New(opts)
-	if err != nil {
-		return err
-	}
-	for i, e := range events {
-		if err := record.Step(st, e); err != nil {
-			return fmt.Errorf("event %d (%q): %w", i, e.Text, err)
-		}
-	}
-	// As table.Restore: a taken seat past the game's seats refuses it.
-	for i := st.Seats(); i < len(meta.Seats); i++ {
-		if meta.Seats[i].Player != "" || meta.Seats[i].Bot != "" {
-			return fmt.Errorf("seat %d is taken but the game has %d seats", i, st.Seats())
-		}
-	}
-	return nil
+	return table.Verify(meta, events)
 }
 
 // doctorShow prints one table: row, seats, then its log as a record.

@@ -32,15 +32,15 @@ let roveKey = null;
 
 // roveHand gives the hand's current card tabindex 0 and the others -1
 // (after every drawing of the table, which does not keep them): the focused
-// card, else the last current one if it is still there and enabled, else
-// the first enabled card.
+// card, else the last current one if it is still there, else the first
+// playable card.
 export function roveHand() {
   const hand = document.querySelector('[data-testid=hand]');
   if (!hand) return;
   const cards = [...hand.querySelectorAll('[data-testid=hand-card]')];
   if (!cards.length) return;
   const playable = (c) => !c.disabled && c.getAttribute('aria-disabled') !== 'true';
-  const cur = cards.find((c) => c === document.activeElement) || cards.find((c) => c.dataset.key === roveKey && !c.disabled) ||
+  const cur = cards.find((c) => c === document.activeElement) || cards.find((c) => c.dataset.key === roveKey) ||
     cards.find(playable) || cards[0];
   for (const c of cards) {
     const v = c === cur ? '0' : '-1';

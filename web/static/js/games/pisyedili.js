@@ -174,11 +174,12 @@ function render(ctx) {
       btn('penalty', ch ? t('pisyedili.penalty_n', { n: ch.cards }) : t('pisyedili.penalty'), 'penalty'),
       btn('end', t('pisyedili.end'), 'end-turn'));
     let pickSuit = null;
+    let cancel = null; // the picker's Cancel, and Escape's
     if (ui.jack && playable.has(ui.jack)) {
       const jackMoves = plays.filter((m) => m.split(' ')[1] === ui.jack && m.split(' ').length > 2);
       // Escape cancels, as the Cancel button does, and gives the jack
       // its focus back.
-      const cancel = () => { const j = ui.jack; ui.jack = null; ctx.rerender(); setTimeout(() => { const c = document.querySelector(`[data-testid=hand-card][data-card="${j}"]`); if (c) c.focus(); }, 0); };
+      cancel = () => { const j = ui.jack; ui.jack = null; ctx.rerender(); setTimeout(() => { const c = document.querySelector(`[data-testid=hand-card][data-card="${j}"]`); if (c) c.focus(); }, 0); };
       pickSuit = h('div', { class: 'offer', role: 'dialog', 'aria-label': t('pisyedili.choose_suit'), 'data-testid': 'suit-picker' },
         h('p', {}, t('pisyedili.choose_suit_for', { card: cardName(ui.jack) })),
         h('div', { class: 'suitpick' }, jackMoves.map((m) => {
@@ -186,12 +187,11 @@ function render(ctx) {
           return h('button', { type: 'button', 'data-testid': 'suit-' + s, 'data-key': 'suit' + s, 'aria-label': t('suit.' + s), title: t('suit.' + s), onclick: () => { ui.jack = null; ctx.move(m); ctx.rerender(); } }, suitIcon(s, 32));
         })),
         h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'suit-cancel', onclick: cancel }, t('table.cancel')));
-      pickSuit.__cancel = cancel;
       setTimeout(() => { const b = document.querySelector('[data-testid=suit-picker] button'); if (b && !b.contains(document.activeElement) && !document.activeElement.closest('[data-testid=suit-picker]')) b.focus(); }, 0);
     } else ui.jack = null;
     // Escape anywhere in the hand (the picker, or the jack still focused)
     // closes the picker.
-    const onkeydown = pickSuit ? (e) => { if (e.key === 'Escape') { e.stopPropagation(); pickSuit.__cancel(); } } : undefined;
+    const onkeydown = cancel ? (e) => { if (e.key === 'Escape') { e.stopPropagation(); cancel(); } } : undefined;
     hand = h('section', { class: 'hand-area', 'aria-label': t('table.your_hand'), onkeydown }, h('h3', {}, t('table.your_hand'), ` (${cards.length})`), pickSuit, row, controls);
   }
   return { center, hand, status, sub, badges };
