@@ -385,6 +385,20 @@ var ErrMaxSteps = errors.New("the game did not end in the steps allowed")
 func PlayWith(st game.State, rng *game.Rand, choose func(st game.State, s game.Seat) (game.Move, error), rc *Recorder, maxSteps int) (int, error) {
 	var seats []game.Seat
 	rounds := len(st.Result().Rounds)
+	// comment notes a round scored by the step just recorded (a move, or
+	// a chance outcome: a Pis Yedili hand can end in a reshuffle). A round
+	// ends with the next deal pending or the game over, so only then is
+	// Result (a copy of every round's points) read: read after every step,
+	// it made a long game quadratic.
+	comment := func() {
+		if !st.ChancePending() && !st.Over() {
+			return
+		}
+		if res := st.Result(); len(res.Rounds) > rounds {
+			rounds = len(res.Rounds)
+			rc.Comment(fmt.Sprintf("round %d: %s; totals %s", rounds, joinInts(res.Rounds[rounds-1]), joinInts(res.Totals)))
+		}
+	}
 	step := 0
 	for ; !st.Over(); step++ {
 		if maxSteps > 0 && step >= maxSteps {
@@ -400,6 +414,7 @@ func PlayWith(st game.State, rng *game.Rand, choose func(st game.State, s game.S
 			}
 			if rc != nil {
 				rc.Chance(text)
+				comment()
 			}
 			continue
 		}
@@ -419,10 +434,7 @@ func PlayWith(st game.State, rng *game.Rand, choose func(st game.State, s game.S
 		}
 		if rc != nil {
 			rc.Move(s, text)
-			if res := st.Result(); len(res.Rounds) > rounds {
-				rounds = len(res.Rounds)
-				rc.Comment(fmt.Sprintf("round %d: %s; totals %s", rounds, joinInts(res.Rounds[rounds-1]), joinInts(res.Totals)))
-			}
+			comment()
 		}
 	}
 	if rc != nil {

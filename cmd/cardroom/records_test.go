@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,6 +91,55 @@ func TestSelfplayReplayEveryGame(t *testing.T) {
 				t.Fatalf("Result tag %q", tag)
 			}
 		})
+	}
+}
+
+// A selfplay record's round comment ("# round N: …") comes right after the
+// step that scored the round, whether a move or a chance outcome (a Pis
+// Yedili hand can end in the reshuffle a draw needs; its comment came after
+// the next hand's first move), and nowhere else.
+func TestSelfplayRoundComments(t *testing.T) {
+	for _, name := range games.Names() {
+		for seed := 1; seed <= 4; seed++ {
+			out, errOut, code := runCLI(t, "selfplay", "--game", name, "--seed", fmt.Sprint(seed))
+			if code != 0 {
+				t.Fatalf("%s seed %d: selfplay exit %d: %s", name, seed, code, errOut)
+			}
+			rec, err := record.ParseString(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, _ := games.Lookup(name)
+			st, err := rec.Start(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rounds, comments := 0, 0
+			for i, en := range rec.Entries {
+				if en.Comment {
+					if !strings.HasPrefix(en.Text, "round ") {
+						continue
+					}
+					comments++
+					if want := fmt.Sprintf("round %d:", rounds); !strings.HasPrefix(en.Text, want) || comments != rounds {
+						t.Fatalf("%s seed %d: entry %d is %q with %d rounds scored and %d comments so far", name, seed, i, en.Text, rounds, comments)
+					}
+					continue
+				}
+				if err := record.Step(st, en); err != nil {
+					t.Fatal(err)
+				}
+				if n := len(st.Result().Rounds); n > rounds {
+					rounds = n
+					if i+1 >= len(rec.Entries) || !rec.Entries[i+1].Comment {
+						t.Fatalf("%s seed %d: entry %d (%q) scored round %d, and no comment follows it", name, seed, i, en.Text, n)
+					}
+				}
+			}
+			if rounds == 0 || comments != rounds {
+				t.Fatalf("%s seed %d: %d rounds scored, %d round comments", name, seed, rounds, comments)
+			}
+		}
 	}
 }
 
