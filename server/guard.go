@@ -74,6 +74,7 @@ type guard struct {
 	log     *slog.Logger
 
 	connsRefused     atomic.Int64
+	tcpOpen          atomic.Int64 // connections the listener accepted and that are not closed
 	crossSite        atomic.Int64 // API requests refused as another site's (crossSite)
 	limited          atomic.Int64
 	creationsLimited atomic.Int64
@@ -351,10 +352,9 @@ type capListener struct {
 	open map[string]int
 }
 
+// listener wraps l to cap the connections per address (none with the cap
+// off) and count those open.
 func (g *guard) listener(l net.Listener) net.Listener {
-	if g.maxConns <= 0 {
-		return l
-	}
 	return &capListener{Listener: l, g: g, max: g.maxConns, open: map[string]int{}}
 }
 
@@ -364,11 +364,14 @@ func (l *capListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
+		if l.max <= 0 {
+			return l.accepted(c, "", ""), nil
+		}
 		if len(l.g.trusted) > 0 {
 			// A trusted proxy carries every client's connections: capping
 			// it would cap the whole room (the proxy limits per client).
 			if a, ok := parseHostAddr(c.RemoteAddr().String()); ok && l.g.isTrusted(a) {
-				return c, nil
+				return l.accepted(c, "", ""), nil
 			}
 		}
 		// An IPv6 address's /48 (netKey) has netShare times the cap, as
@@ -384,14 +387,21 @@ func (l *capListener) Accept() (net.Conn, error) {
 		}
 		l.mu.Unlock()
 		if ok {
-			return &capConn{Conn: c, l: l, key: key, netKey: netKey}, nil
+			return l.accepted(c, key, netKey), nil
 		}
 		l.g.connsRefused.Add(1)
 		c.Close()
 	}
 }
 
+// accepted is c counted open (and under key and netKey, unless "").
+func (l *capListener) accepted(c net.Conn, key, netKey string) *capConn {
+	l.g.tcpOpen.Add(1)
+	return &capConn{Conn: c, l: l, key: key, netKey: netKey}
+}
+
 func (l *capListener) release(keys ...string) {
+	l.g.tcpOpen.Add(-1)
 	l.mu.Lock()
 	for _, key := range keys {
 		if key == "" {

@@ -257,6 +257,37 @@ func TestCapConnReleasedOnce(t *testing.T) {
 	}
 }
 
+// TestTCPConnectionsGauge: the listener counts the connections open
+// (cardroom_tcp_connections), capped or not, and a connection closed
+// several times is counted down once.
+func TestTCPConnectionsGauge(t *testing.T) {
+	for _, max := range []int{0, 4} {
+		g := &guard{maxConns: max}
+		l := g.listener(&addrListener{addrs: []string{"192.0.2.1:1", "192.0.2.1:2", "192.0.2.9:1"}})
+		var conns []net.Conn
+		for range 3 {
+			c, err := l.Accept()
+			if err != nil {
+				t.Fatal(err)
+			}
+			conns = append(conns, c)
+		}
+		if n := g.tcpOpen.Load(); n != 3 {
+			t.Errorf("cap %d: %d open, want 3", max, n)
+		}
+		conns[0].Close()
+		conns[0].Close()
+		if n := g.tcpOpen.Load(); n != 2 {
+			t.Errorf("cap %d: %d open after one closed twice, want 2", max, n)
+		}
+		conns[1].Close()
+		conns[2].Close()
+		if n := g.tcpOpen.Load(); n != 0 {
+			t.Errorf("cap %d: %d open after all closed, want 0", max, n)
+		}
+	}
+}
+
 // addrListener hands out one end of a pipe for each remote address of
 // its list, as if that address had connected.
 type addrListener struct {

@@ -556,6 +556,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_tables", "gauge", "Tables in memory.", m.Tables.Load())
 	metric("cardroom_tables_playing", "gauge", "Tables whose game is in progress.", m.Playing.Load())
 	metric("cardroom_connections", "gauge", "Open WebSocket connections.", s.connections.Load())
+	metric("cardroom_tcp_connections", "gauge", "Open TCP connections of the room's listener: WebSockets, HTTP requests and idle keep-alives (capped per address by -max-conns-per-ip).", s.guard.tcpOpen.Load())
 	if s.cl != nil {
 		s.cl.metrics(metric) // cluster.go
 	}
@@ -613,6 +614,11 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_http_rate_limited_total", "counter", "HTTP API requests, new sessions and lasting creations refused by the per-address rate.", rateLimited)
 	metric("cardroom_creations_limited_total", "counter", "Account claims and tournament creations refused by the per-address daily quota (-creations-per-ip).", s.guard.creationsLimited.Load())
 	metric("cardroom_sessions_purged_total", "counter", "Expired sessions deleted.", s.sessionsPurged.Load())
+	offers, chains, results := s.rematches.sizes()
+	metric("cardroom_rematch_offers", "gauge", "Rematch offers waiting for answers (each for at most -rematch-ttl).", offers)
+	metric("cardroom_series_tables", "gauge", "Tables remembered as part of a rematch series (at most -max-series).", chains)
+	metric("cardroom_series_results", "gauge", "Series games whose result is kept in memory (at most -max-series).", results)
+	metric("cardroom_series_forgotten_total", "counter", "Times the series memory was cleared at -max-series (series restart their count).", s.rematches.forgotten.Load())
 	s.accountMetrics(metric)
 	s.ratingMetrics(metric)
 	s.botMetrics(metric) // botaccount.go

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"cardroom/game"
@@ -21,16 +22,26 @@ import (
 // the minutes the players stay at the finished table (table.Config.Linger),
 // and a series restarts from its table after a restart of the room.
 
-// RematchTTL is how long an offer waits for the humans' answers.
-const RematchTTL = 10 * time.Minute
+// DefaultRematchTTL is how long an offer waits for the humans' answers
+// (Config.RematchTTL, -rematch-ttl).
+const DefaultRematchTTL = 10 * time.Minute
 
-// maxSeries bounds the tables remembered as part of a series.
-const maxSeries = 20000
+// DefaultMaxSeries bounds the tables remembered as part of a series, and
+// the series results kept (Config.MaxSeries, -max-series): each table of a
+// series holds the ids of up to maxChain earlier ones, a few KiB. Past the
+// bound the memory is cleared (series restart, results are read again).
+const DefaultMaxSeries = 20000
 
 // maxChain bounds the games one series counts (the latest ones).
 const maxChain = 100
 
 type rematches struct {
+	ttl       time.Duration // Config.RematchTTL
+	maxSeries int           // Config.MaxSeries
+	// forgotten counts the clearings at maxSeries (a metric: a room that
+	// clears often wants a larger bound).
+	forgotten atomic.Int64
+
 	mu     sync.Mutex
 	offers map[string]*rematchOffer // by the finished table's id
 	chains map[string][]string      // table id → the series' tables, oldest first, up to it
@@ -56,8 +67,26 @@ type rematchOffer struct {
 	newTable string
 }
 
-func newRematches() *rematches {
-	return &rematches{offers: map[string]*rematchOffer{}, chains: map[string][]string{}, results: map[string]seriesGame{}}
+func newRematches(ttl time.Duration, maxSeries int) *rematches {
+	return &rematches{ttl: ttl, maxSeries: maxSeries, offers: map[string]*rematchOffer{}, chains: map[string][]string{}, results: map[string]seriesGame{}}
+}
+
+// expire drops the offers older than the TTL; rm.mu is held.
+func (rm *rematches) expire(now time.Time) {
+	for id, o := range rm.offers {
+		if now.Sub(o.created) > rm.ttl {
+			delete(rm.offers, id)
+		}
+	}
+}
+
+// sizes are the offers waiting and the tables and results remembered, for
+// /metrics.
+func (rm *rematches) sizes() (offers, chains, results int) {
+	rm.mu.Lock()
+	defer rm.mu.Unlock()
+	rm.expire(time.Now())
+	return len(rm.offers), len(rm.chains), len(rm.results)
 }
 
 // rematch handles a rematch request at the finished table t.
@@ -83,11 +112,7 @@ func (s *Server) rematch(ctx context.Context, t *table.Table, c *conn, m *protoc
 	rm := s.rematches
 	rm.mu.Lock()
 	now := time.Now()
-	for id, o := range rm.offers {
-		if now.Sub(o.created) > RematchTTL {
-			delete(rm.offers, id)
-		}
-	}
+	rm.expire(now)
 	o := rm.offers[t.ID()]
 	if o != nil && o.state == protocol.RematchStarted {
 		rm.mu.Unlock()
@@ -137,8 +162,9 @@ func (s *Server) rematch(ctx context.Context, t *table.Table, c *conn, m *protoc
 	if len(chain) > maxChain {
 		chain = chain[len(chain)-maxChain:]
 	}
-	if len(rm.chains) >= maxSeries {
+	if len(rm.chains) >= rm.maxSeries {
 		clear(rm.chains) // a bound, not a policy: series restart
+		rm.forgotten.Add(1)
 	}
 	rm.chains[nt.ID()] = chain
 	go s.sendRematch(context.Background(), t, o, nil, nil)
@@ -263,8 +289,9 @@ func (s *Server) seriesGame(ctx context.Context, id string) seriesGame {
 	}
 	if st.Status == store.StatusFinished || st.Status == store.StatusClosed {
 		rm.mu.Lock()
-		if len(rm.results) >= maxSeries {
+		if len(rm.results) >= rm.maxSeries {
 			clear(rm.results) // a bound: read again when needed
+			rm.forgotten.Add(1)
 		}
 		rm.results[id] = g
 		rm.mu.Unlock()

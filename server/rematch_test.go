@@ -187,3 +187,56 @@ func TestSeriesReadOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSeriesBounds: the series memory holds at most Config.MaxSeries
+// results (then it is cleared and counted in
+// cardroom_series_forgotten_total, and a result is read again), and an
+// offer older than Config.RematchTTL is dropped (cardroom_rematch_offers
+// counts only those waiting).
+func TestSeriesBounds(t *testing.T) {
+	st := &countingTables{Store: store.NewMemory()}
+	ts := startServerCfg(t, t.TempDir(), Config{Store: st, MaxSeries: 3, RematchTTL: time.Minute})
+	ctx := context.Background()
+	seats := []store.Seat{{Player: "p_a", Name: "alice"}, {Bot: "random"}}
+	for i := range 4 {
+		tb := store.Table{ID: fmt.Sprintf("t_b%d", i), Game: "papayoo", Owner: "p_a", Seats: seats, Status: store.StatusFinished, Winners: []game.Seat{0}}
+		if err := st.CreateTable(ctx, tb); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 3 {
+		ts.s.seriesGame(ctx, fmt.Sprintf("t_b%d", i))
+	}
+	if n := metricInt(t, ts.url, "cardroom_series_results"); n != 3 {
+		t.Fatalf("cardroom_series_results %d, want 3", n)
+	}
+	if n := metricInt(t, ts.url, "cardroom_series_forgotten_total"); n != 0 {
+		t.Fatalf("cardroom_series_forgotten_total %d before the bound", n)
+	}
+	ts.s.seriesGame(ctx, "t_b3") // the fourth: the memory is cleared first
+	if n := metricInt(t, ts.url, "cardroom_series_results"); n != 1 {
+		t.Errorf("cardroom_series_results %d past the bound, want 1", n)
+	}
+	if n := metricInt(t, ts.url, "cardroom_series_forgotten_total"); n != 1 {
+		t.Errorf("cardroom_series_forgotten_total %d, want 1", n)
+	}
+	before := st.reads.Load()
+	if g := ts.s.seriesGame(ctx, "t_b0"); !g.counts || st.reads.Load() != before+1 {
+		t.Errorf("a forgotten result: %+v with %d reads, want it read again", g, st.reads.Load()-before)
+	}
+
+	rm := ts.s.rematches
+	rm.mu.Lock()
+	rm.offers["t_old"] = &rematchOffer{created: time.Now().Add(-2 * time.Minute)}
+	rm.offers["t_new"] = &rematchOffer{created: time.Now().Add(-30 * time.Second)}
+	rm.mu.Unlock()
+	if n := metricInt(t, ts.url, "cardroom_rematch_offers"); n != 1 {
+		t.Errorf("cardroom_rematch_offers %d, want 1 (one is past -rematch-ttl)", n)
+	}
+	rm.mu.Lock()
+	_, old := rm.offers["t_old"]
+	rm.mu.Unlock()
+	if old {
+		t.Error("the offer past the TTL is still held")
+	}
+}

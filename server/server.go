@@ -180,6 +180,13 @@ type Config struct {
 	Bots BotConfig
 	// Chat bounds table chat (chat.go).
 	Chat ChatConfig
+	// RematchTTL is how long a rematch offer waits for the humans'
+	// answers (default DefaultRematchTTL, 10 minutes; rematch.go).
+	RematchTTL time.Duration
+	// MaxSeries bounds the tables remembered as part of a rematch series
+	// and the series results kept (default DefaultMaxSeries; negative: no
+	// bound). Past it the memory is cleared: series restart.
+	MaxSeries int
 	// Analysis is the post-game analysis (analysis.go).
 	Analysis AnalysisConfig
 	// Tournaments bounds duplicate tournaments (tournament.go).
@@ -299,6 +306,10 @@ func New(cfg Config) (*Server, error) {
 	defInt(&cfg.HintsPerMinute, 20)
 	defInt(&cfg.HintsPerIPPerMinute, 60)
 	defInt(&cfg.RecordCache, 256)
+	defInt(&cfg.MaxSeries, DefaultMaxSeries)
+	if cfg.RematchTTL <= 0 {
+		cfg.RematchTTL = DefaultRematchTTL
+	}
 	cfg.RecordCache = min(cfg.RecordCache, MaxRecordCache)
 	defInt(&cfg.BotWorkers, max(1, runtime.GOMAXPROCS(0)-1))
 	defInt(&cfg.BotQueue, 1<<16)
@@ -333,7 +344,7 @@ func New(cfg Config) (*Server, error) {
 	s.boot = uint32(randomSeed()>>32) | 1
 	s.nextConn.Store(uint64(s.boot) << 32)
 	s.lobby = newLobby(s)
-	s.chat, s.rematches = newChatHub(s, cfg.Chat), newRematches() // chat.go, rematch.go
+	s.chat, s.rematches = newChatHub(s, cfg.Chat), newRematches(cfg.RematchTTL, cfg.MaxSeries) // chat.go, rematch.go
 	s.pool = pool.NewWith(pool.Options{Workers: min(cfg.BotWorkers, 1024), MaxQueue: min(cfg.BotQueue, 1<<20), Budget: budget, Nice: cfg.BotNice})
 	s.hints = newLimiter(float64(cfg.HintsPerMinute)/60, float64(min(cfg.HintsPerMinute, 1<<20)))
 	s.addrHints = newAddrLimiter(float64(cfg.HintsPerIPPerMinute)/60, float64(min(cfg.HintsPerIPPerMinute, 1<<20)))

@@ -77,6 +77,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	httpBurst := fs.Float64("http-burst", server.DefaultHTTPBurst, "request burst to /api/ per address")
 	sessionsPerIP := fs.Int("sessions-per-ip", server.DefaultSessionsPerIPPerHour, "guest sessions created per address per hour; 0: no limit")
 	creationsPerIP := fs.Int("creations-per-ip", server.DefaultCreationsPerIPPerDay, "accounts claimed and tournaments created per address per day, together; 0: no limit")
+	httpHeaderTimeout := fs.Duration("http-header-timeout", server.DefaultHTTPReadHeaderTimeout, "longest a client may take to send a request's headers (1s to 1h): a slow client holds a connection until then")
+	httpReadTimeout := fs.Duration("http-read-timeout", server.DefaultHTTPReadTimeout, "longest a client may take to send a whole request (1s to 1h)")
+	httpWriteTimeout := fs.Duration("http-write-timeout", server.DefaultHTTPWriteTimeout, "longest a client may take to read an answer (1s to 1h; a WebSocket has -write-timeout)")
+	httpIdleTimeout := fs.Duration("http-idle-timeout", server.DefaultHTTPIdleTimeout, "how long an idle keep-alive connection stays open (1s to 1h)")
+	maxHeaderBytes := fs.Int("max-header-bytes", server.DefaultMaxHeaderBytes, "bytes of request headers read (1024 to 1048576)")
 	outQueue := fs.Int("out-queue", server.OutQueue, "messages waiting for one connection before it is dropped as too slow")
 	outQueueBytes := fs.Int("out-queue-bytes", 2<<20, "bytes waiting for one connection before it is dropped as too slow")
 	writeTimeout := fs.Duration("write-timeout", 10*time.Second, "longest one WebSocket write may wait for a peer that does not read")
@@ -91,6 +96,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	openPerIP := fs.Int("open-tables-per-ip", 15, "open (not started) tables created from one address by any of its players (an IPv6 /48: 16 times); 0: no limit")
 	hintsPer := fs.Int("hints-per-minute", 20, "hints one player may ask for a minute; 0: no limit")
 	hintsPerIP := fs.Int("hints-per-ip", 60, "hints asked for from one address a minute, by any of its players (an IPv6 /48: 16 times); 0: no limit")
+	rematchTTL := fs.Duration("rematch-ttl", server.DefaultRematchTTL, "how long a rematch offer waits for the players' answers (1m to 24h)")
+	maxSeries := fs.Int("max-series", server.DefaultMaxSeries, "tables remembered as part of a rematch series, and series results kept (100 to 1000000; past it the memory is cleared and series restart their count)")
 	recordCache := fs.Int("record-cache", 256, "finished games whose logs stay in memory for replays (1 to 65536)")
 	chatPer := fs.Int("chat-per-minute", server.DefaultChatPerMinute, "chat lines (and reports) one player may send a minute, across tables; 0: no limit")
 	chatBurst := fs.Int("chat-burst", server.DefaultChatBurst, "chat lines one player may send at once")
@@ -143,6 +150,27 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	}
 	if *botMinIters != 0 && (*botMinIters < pool.MinIterations || *botMinIters > *botIters) {
 		fmt.Fprintf(stderr, "serve: -bot-min-iterations %d: want %d to -bot-iterations (%d)\n", *botMinIters, pool.MinIterations, *botIters)
+		return 2
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"http-header-timeout", *httpHeaderTimeout}, {"http-read-timeout", *httpReadTimeout}, {"http-write-timeout", *httpWriteTimeout}, {"http-idle-timeout", *httpIdleTimeout}} {
+		if d.v < time.Second || d.v > time.Hour {
+			fmt.Fprintf(stderr, "serve: -%s %v: want 1s to 1h\n", d.name, d.v)
+			return 2
+		}
+	}
+	if *maxHeaderBytes < 1024 || *maxHeaderBytes > 1<<20 {
+		fmt.Fprintf(stderr, "serve: -max-header-bytes %d: want 1024 to %d\n", *maxHeaderBytes, 1<<20)
+		return 2
+	}
+	if *rematchTTL < time.Minute || *rematchTTL > 24*time.Hour {
+		fmt.Fprintf(stderr, "serve: -rematch-ttl %v: want 1m to 24h\n", *rematchTTL)
+		return 2
+	}
+	if *maxSeries < 100 || *maxSeries > 1_000_000 {
+		fmt.Fprintf(stderr, "serve: -max-series %d: want 100 to 1000000\n", *maxSeries)
 		return 2
 	}
 	if *maxDBMiB < 0 || *maxDBMiB > 1<<30 {
@@ -239,6 +267,8 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		Store:   st, Log: log, Rate: *rate, Burst: *burst,
 		MaxConnsPerIP: offIfZero(*maxConnsPerIP), SessionsPerIPPerHour: offIfZero(*sessionsPerIP), CreationsPerIPPerDay: offIfZero(*creationsPerIP),
 		HTTPRate: offIfZero(*httpRate), HTTPBurst: *httpBurst,
+		HTTPReadHeaderTimeout: *httpHeaderTimeout, HTTPReadTimeout: *httpReadTimeout, HTTPWriteTimeout: *httpWriteTimeout,
+		HTTPIdleTimeout: *httpIdleTimeout, MaxHeaderBytes: *maxHeaderBytes, RematchTTL: *rematchTTL, MaxSeries: *maxSeries,
 		OutQueue: *outQueue, OutQueueBytes: *outQueueBytes, WriteTimeout: *writeTimeout,
 		MaxConnections: offIfZero(*maxConns), MaxTables: offIfZero(*maxTables), MaxWatches: offIfZero(*maxWatches),
 		OpenTablesPerPlayer: offIfZero(*openPer), TablesPerPlayer: offIfZero(*tablesPer),
