@@ -9,6 +9,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -101,6 +102,20 @@ func TestChatTwoBrowsers(t *testing.T) {
 	waitChat(bob, "marker")
 	if got := chatTexts(bob); slices.Contains(got, "psst") {
 		t.Errorf("bob, who hides the spectators, shows %v", got)
+	}
+	// bob chats past the burst (5 lines at once, 20 a minute): the refusal
+	// names the limit in his language (Polish), with the wait, from the
+	// limit the server names (the server's own words are English).
+	for i := range 8 {
+		say(bob, fmt.Sprintf("spam %d", i))
+		if n, _ := eval[int](bob, `document.querySelectorAll('[data-testid=error-toast]').length`); n > 0 {
+			break
+		}
+	}
+	bob.must(10*time.Second, "the chat's refusal", waitVisible(tid("error-toast")))
+	toast, _ := eval[string](bob, `document.querySelector('[data-testid=error-toast]').textContent`)
+	if !regexp.MustCompile(`^Zwolnij: limit czatu to 5 naraz i 20 na minutę\. Następna za [0-9]+ s\.( \(×[0-9]+\))?$`).MatchString(toast) {
+		t.Errorf("bob's refusal reads %q, want the chat's limit in Polish", toast)
 	}
 	alice.checkErrors()
 	bob.checkErrors()

@@ -143,3 +143,43 @@ func (c Code) Known() bool {
 	}
 	return false
 }
+
+// Limit names the limit a rate_limited refusal reached (the "limit" of an
+// error message and of an HTTP error body), so that a client can say it in
+// its player's language; the refusal's English message says the same.
+// Max is the limit's value (lines, tables, hints… in the unit Name says),
+// Burst a burst's where it has one, and Retry the whole seconds until the
+// next one is allowed, when that is known (0: not known, or when something
+// ends). A new limit gets a new name; clients show the generic text of
+// rate_limited for a name they do not know.
+type Limit struct {
+	Name  LimitName `json:"name"`
+	Max   float64   `json:"max,omitempty"`
+	Burst int       `json:"burst,omitempty"`
+	Retry int       `json:"retry,omitempty"`
+}
+
+// LimitName is a Limit's name.
+type LimitName string
+
+// The limits of rate_limited (docs/protocol.md, "Limits"; docs/server.md
+// has their flags).
+const (
+	LimitMessages           LimitName = "messages"            // WebSocket messages a second per connection (Max)
+	LimitWatches            LimitName = "watches"             // tables one connection watches at once (Max)
+	LimitRequests           LimitName = "requests"            // HTTP API requests per address (Max a second, Burst)
+	LimitSessions           LimitName = "sessions"            // new guest sessions per address (Max an hour)
+	LimitCreations          LimitName = "creations"           // accounts and tournaments made per address (Max a day)
+	LimitChat               LimitName = "chat"                // chat lines per player (Max a minute, Burst)
+	LimitReports            LimitName = "reports"             // chat reports per address (Max a day)
+	LimitOpenTables         LimitName = "open_tables"         // open tables one player owns (Max)
+	LimitTables             LimitName = "tables"              // unfinished tables one player owns (Max)
+	LimitBotTables          LimitName = "bot_tables"          // games of bots only one player owns (Max)
+	LimitAddressOpenTables  LimitName = "address_open_tables" // open tables created from one address (Max)
+	LimitAddressTables      LimitName = "address_tables"      // unfinished tables created from one address (Max)
+	LimitTournaments        LimitName = "tournaments"         // tournaments under way one player created (Max)
+	LimitAddressTournaments LimitName = "address_tournaments" // tournaments under way created from one address (Max)
+	LimitOneDeal            LimitName = "one_deal"            // a tournament entrant plays one deal at a time
+	LimitHints              LimitName = "hints"               // hints per player (Max a minute)
+	LimitAddressHints       LimitName = "address_hints"       // hints per address (Max a minute)
+)

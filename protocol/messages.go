@@ -445,6 +445,8 @@ type ErrorMsg struct {
 	Code    Code            `json:"code"`
 	Message string          `json:"message"`
 	Table   string          `json:"table,omitempty"`
+	// Limit names the limit of a rate_limited refusal (code.go).
+	Limit *Limit `json:"limit,omitempty"`
 }
 
 func (e *ErrorMsg) Error() string { return string(e.Code) + ": " + e.Message }
@@ -505,6 +507,8 @@ type ErrorBody struct {
 type ErrorDetail struct {
 	Code    Code   `json:"code"`
 	Message string `json:"message"`
+	// Limit names the limit of a rate_limited refusal (code.go).
+	Limit *Limit `json:"limit,omitempty"`
 }
 
 // SessionReq is the body of POST /api/session.

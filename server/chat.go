@@ -253,7 +253,8 @@ func (h *chatHub) allow(player string) error {
 	if ok, wait := h.limit.allow(player); !ok {
 		h.refused.Add(1)
 		return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("at most %d chat lines at once and %d a minute: next in %.0f s",
-			h.cfg.Burst, h.cfg.PerMinute, math.Ceil(wait.Seconds()))}
+			h.cfg.Burst, h.cfg.PerMinute, math.Ceil(wait.Seconds())),
+			Limit: &protocol.Limit{Name: protocol.LimitChat, Max: float64(h.cfg.PerMinute), Burst: h.cfg.Burst, Retry: retrySeconds(wait)}}
 	}
 	return nil
 }
@@ -381,7 +382,8 @@ func (h *chatHub) report(ctx context.Context, t *table.Table, c *conn, m *protoc
 		if ok, wait := h.reportLimit.allow(key); !ok {
 			h.reportsRefused.Add(1)
 			return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("at most %d reports a day from your address: next in %.0f min",
-				h.cfg.ReportsPerIPPerDay, math.Ceil(wait.Minutes()))}
+				h.cfg.ReportsPerIPPerDay, math.Ceil(wait.Minutes())),
+				Limit: &protocol.Limit{Name: protocol.LimitReports, Max: float64(h.cfg.ReportsPerIPPerDay), Retry: retrySeconds(wait)}}
 		}
 	}
 	seat := -1

@@ -199,6 +199,10 @@ func TestChatRateLimit(t *testing.T) {
 		if i == 3 && (m.str("code") != "rate_limited" || !strings.Contains(m.str("message"), "at most 3 chat lines at once and 1 a minute")) {
 			t.Errorf("line 4: %v, want rate_limited, saying both bounds (the burst refused it, not the minute's)", m)
 		}
+		// The limit by name, for the client to say in its language.
+		if l, _ := m["limit"].(map[string]any); i == 3 && (l["name"] != "chat" || l["max"] != float64(1) || l["burst"] != float64(3) || l["retry"].(float64) < 1 || l["retry"].(float64) > 60) {
+			t.Errorf("line 4: limit %v, want chat, max 1, burst 3, retry 1 to 60 s", m["limit"])
+		}
 	}
 	var body string
 	httpJSON(t, "GET", f.ts.url+"/metrics", "", nil, &body)

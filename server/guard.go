@@ -68,6 +68,8 @@ type guard struct {
 	api       *limiter
 	sessions  *addrLimiter
 	creations *addrLimiter
+	// The limits the buckets above refuse with (rate_limited's "limit").
+	apiLimit, sessionsLimit, creationLimit protocol.Limit
 	// trusted are the reverse proxies whose X-Forwarded-For is believed
 	// (Config.TrustedProxies); empty: none, the peer is the client.
 	trusted []netip.Prefix
@@ -114,7 +116,10 @@ func (c *Config) guardDefaults() {
 }
 
 func newGuard(c Config) *guard {
-	g := &guard{maxConns: max(c.MaxConnsPerIP, 0), trusted: c.TrustedProxies, log: c.Log}
+	g := &guard{maxConns: max(c.MaxConnsPerIP, 0), trusted: c.TrustedProxies, log: c.Log,
+		apiLimit:      protocol.Limit{Name: protocol.LimitRequests, Max: c.HTTPRate, Burst: int(min(c.HTTPBurst, math.MaxInt32))},
+		sessionsLimit: protocol.Limit{Name: protocol.LimitSessions, Max: float64(c.SessionsPerIPPerHour)},
+		creationLimit: protocol.Limit{Name: protocol.LimitCreations, Max: float64(c.CreationsPerIPPerDay)}}
 	if g.log == nil {
 		g.log = slog.Default()
 	}
@@ -464,13 +469,14 @@ func (c *capConn) SyscallConn() (syscall.RawConn, error) {
 // bounded (maxKeys, 100,000), so an attacker rotating through addresses
 // cannot grow it without bound; the key here is addrKey.
 
-// rateLimited answers 429 with the error shape of writeErr and the seconds
-// to wait in Retry-After.
-func (g *guard) rateLimited(w http.ResponseWriter, r *http.Request, retry time.Duration, msg string) {
+// rateLimited answers 429 with the error shape of writeErr, the limit l
+// with the seconds to wait, and those seconds in Retry-After.
+func (g *guard) rateLimited(w http.ResponseWriter, r *http.Request, retry time.Duration, l protocol.Limit, msg string) {
 	g.limited.Add(1)
 	g.log.Debug("rate limited", "addr", g.clientAddr(r), "path", r.URL.Path)
-	w.Header().Set("Retry-After", strconv.FormatInt(int64(math.Ceil(max(retry.Seconds(), 1))), 10))
-	writeErr(w, http.StatusTooManyRequests, protocol.RateLimited, msg)
+	l.Retry = max(retrySeconds(retry), 1)
+	w.Header().Set("Retry-After", strconv.Itoa(l.Retry))
+	writeJSON(w, http.StatusTooManyRequests, protocol.ErrorBody{Error: protocol.ErrorDetail{Code: protocol.RateLimited, Message: msg, Limit: &l}})
 }
 
 // allowSession charges one session creation to the caller's address and
@@ -483,7 +489,7 @@ func (g *guard) allowSession(w http.ResponseWriter, r *http.Request) bool {
 	}
 	ok, retry := g.sessions.allow(g.clientAddr(r))
 	if !ok {
-		g.rateLimited(w, r, retry, "too many new sessions from your address: keep your session token, or try again later")
+		g.rateLimited(w, r, retry, g.sessionsLimit, "too many new sessions from your address: keep your session token, or try again later")
 	}
 	return ok
 }
@@ -499,7 +505,7 @@ func (g *guard) allowCreation(w http.ResponseWriter, r *http.Request, what strin
 	ok, retry := g.creations.allow(g.clientAddr(r))
 	if !ok {
 		g.creationsLimited.Add(1)
-		g.rateLimited(w, r, retry, "too many "+what+" from your address today: try again later")
+		g.rateLimited(w, r, retry, g.creationLimit, "too many "+what+" from your address today: try again later")
 	}
 	return ok
 }
@@ -543,7 +549,7 @@ func (s *Server) protect(next http.Handler) http.Handler {
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			if g.api != nil {
 				if ok, retry := g.api.allow(addrKey(g.clientAddr(r))); !ok {
-					g.rateLimited(w, r, retry, "too many requests from your address: slow down")
+					g.rateLimited(w, r, retry, g.apiLimit, "too many requests from your address: slow down")
 					return
 				}
 			}

@@ -379,8 +379,14 @@ func TestAPIRateLimit(t *testing.T) {
 	if w.Code != http.StatusTooManyRequests || errCode(w.Body.Bytes()) != "rate_limited" || w.Header().Get("Content-Type") != "application/json" {
 		t.Errorf("over the burst: %d %q %s", w.Code, w.Header().Get("Content-Type"), w.Body)
 	}
-	if ra, err := strconv.Atoi(w.Header().Get("Retry-After")); err != nil || ra < 1 || ra > 3 {
+	ra, err := strconv.Atoi(w.Header().Get("Retry-After"))
+	if err != nil || ra < 1 || ra > 3 {
 		t.Errorf("Retry-After %q, want 1 to 3 s at 0.5 a second", w.Header().Get("Retry-After"))
+	}
+	var body protocol.ErrorBody
+	json.Unmarshal(w.Body.Bytes(), &body)
+	if l := body.Error.Limit; l == nil || *l != (protocol.Limit{Name: protocol.LimitRequests, Max: 0.5, Burst: 3, Retry: ra}) {
+		t.Errorf("limit %+v, want requests, 0.5 a second, burst 3, retry as Retry-After (%d)", l, ra)
 	}
 	if w := do(s, "POST", "/api/session", a, "", `{"name":"x"}`); w.Code != http.StatusTooManyRequests {
 		t.Errorf("POST /api/session over the rate: %d", w.Code)

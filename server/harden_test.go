@@ -309,11 +309,13 @@ func TestQuotas(t *testing.T) {
 	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, OpenTablesPerPlayer: 2, BotTablesPerPlayer: 1,
 		HintsPerMinute: 2, Table: table.Config{BotDelay: time.Hour}})
 	alice := newSession(t, ts.url, "alice")
+	var last protocol.ErrorDetail
 	create := func(body map[string]any) (int, string) {
 		var out struct {
 			Error protocol.ErrorDetail `json:"error"`
 		}
 		code := httpJSON(t, "POST", ts.url+"/api/tables", alice.Token, body, &out)
+		last = out.Error
 		return code, string(out.Error.Code)
 	}
 	open := map[string]any{"game": "papayoo", "seat": 0}
@@ -325,6 +327,9 @@ func TestQuotas(t *testing.T) {
 	if code, ec := create(open); code != 429 || ec != "rate_limited" {
 		t.Fatalf("third open table: %d %s, want 429 rate_limited", code, ec)
 	}
+	if l := last.Limit; l == nil || *l != (protocol.Limit{Name: protocol.LimitOpenTables, Max: 2}) {
+		t.Errorf("third open table: limit %+v, want open_tables, max 2", l)
+	}
 	bots := map[string]any{"game": "papayoo", "bots": map[string]string{"0": "random", "1": "random", "2": "random", "3": "random"}}
 	ts.s.cfg.OpenTablesPerPlayer = 100
 	if code, _ := create(bots); code != 200 {
@@ -332,6 +337,9 @@ func TestQuotas(t *testing.T) {
 	}
 	if code, ec := create(bots); code != 429 || ec != "rate_limited" {
 		t.Fatalf("second bots-only table: %d %s, want 429 rate_limited", code, ec)
+	}
+	if l := last.Limit; l == nil || *l != (protocol.Limit{Name: protocol.LimitBotTables, Max: 1}) {
+		t.Errorf("second bots-only table: limit %+v, want bot_tables, max 1", l)
 	}
 	// Hints: quick play puts alice at seat 0 of a started game.
 	var q struct {
@@ -374,7 +382,8 @@ func TestHintsPerAddress(t *testing.T) {
 				return "hint"
 			}
 			if m.str("type") == "error" {
-				return m.str("code") + ": " + m.str("message")
+				l, _ := m["limit"].(map[string]any)
+				return fmt.Sprintf("%s: %s (%v %v)", m.str("code"), m.str("message"), l["name"], l["max"])
 			}
 		}
 	}
@@ -392,7 +401,7 @@ func TestHintsPerAddress(t *testing.T) {
 		c.expect("state", nil)
 		got = append(got, hint(c, q.ID, 1), hint(c, q.ID, 2))
 	}
-	if got[0] != "hint" || got[1] != "hint" || got[2] != "hint" || !strings.Contains(got[3], "rate_limited: ") || !strings.Contains(got[3], "network address") {
+	if got[0] != "hint" || got[1] != "hint" || got[2] != "hint" || !strings.Contains(got[3], "rate_limited: ") || !strings.Contains(got[3], "network address") || !strings.HasSuffix(got[3], "(address_hints 3)") {
 		t.Errorf("alice's two hints, then bob's: %q; want bob's second refused for the address", got)
 	}
 }

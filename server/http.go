@@ -80,7 +80,7 @@ func writeErr(w http.ResponseWriter, status int, code protocol.Code, msg string)
 func writeTableErr(w http.ResponseWriter, err error) {
 	var te *table.Error
 	if errors.As(err, &te) {
-		writeErr(w, te.Code.HTTPStatus(), te.Code, te.Msg)
+		writeJSON(w, te.Code.HTTPStatus(), protocol.ErrorBody{Error: protocol.ErrorDetail{Code: te.Code, Message: te.Msg, Limit: te.Limit}})
 		return
 	}
 	writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "storage is unavailable; retry later")

@@ -101,10 +101,15 @@ func (l *limiter) size() int {
 	return len(l.buckets)
 }
 
-// quotaErr is the refusal of a request over a per-player quota.
-func (s *Server) quotaErr(format string, args ...any) *table.Error {
+// quotaErr is the refusal of a request over a quota, l naming it.
+func (s *Server) quotaErr(l protocol.Limit, format string, args ...any) *table.Error {
 	s.quotaHits.Add(1)
-	return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf(format, args...)}
+	return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf(format, args...), Limit: &l}
+}
+
+// retrySeconds is a wait in whole seconds, rounded up (a Limit's Retry).
+func retrySeconds(wait time.Duration) int {
+	return int(min(math.Ceil(wait.Seconds()), math.MaxInt32))
 }
 
 // origin is where a table was created from: the per-address limits' key
@@ -208,17 +213,21 @@ func (s *Server) checkCreate(player string, from origin, botsOnly bool) (*reserv
 	case room >= s.cfg.MaxTables:
 		return nil, &table.Error{Code: protocol.Busy, Msg: fmt.Sprintf("the room holds %d tables, its limit: retry later", room)}
 	case mine.open >= s.cfg.OpenTablesPerPlayer:
-		return nil, s.quotaErr("you have %d open tables (the limit): start or leave one first", mine.open)
+		return nil, s.quotaErr(protocol.Limit{Name: protocol.LimitOpenTables, Max: float64(s.cfg.OpenTablesPerPlayer)},
+			"you have %d open tables (the limit): start or leave one first", mine.open)
 	case mine.unfinished >= s.cfg.TablesPerPlayer:
-		return nil, s.quotaErr("you have %d unfinished tables (the limit): finish or leave one first", mine.unfinished)
+		return nil, s.quotaErr(protocol.Limit{Name: protocol.LimitTables, Max: float64(s.cfg.TablesPerPlayer)},
+			"you have %d unfinished tables (the limit): finish or leave one first", mine.unfinished)
 	case botsOnly && mine.bots >= s.cfg.BotTablesPerPlayer:
-		return nil, s.quotaErr("you have %d games of bots only (the limit): wait for one to finish", mine.bots)
+		return nil, s.botsOnlyErr(mine.bots)
 	case addr.open >= s.cfg.OpenTablesPerIP || net.open >= netCap(s.cfg.OpenTablesPerIP):
 		s.addrTableHits.Add(1)
-		return nil, s.quotaErr("%d open tables were created from your network address (the limit): start or leave one first", max(addr.open, net.open))
+		return nil, s.quotaErr(protocol.Limit{Name: protocol.LimitAddressOpenTables, Max: float64(s.cfg.OpenTablesPerIP)},
+			"%d open tables were created from your network address (the limit): start or leave one first", max(addr.open, net.open))
 	case addr.unfinished >= s.cfg.TablesPerIP || net.unfinished >= netCap(s.cfg.TablesPerIP):
 		s.addrTableHits.Add(1)
-		return nil, s.quotaErr("%d unfinished tables were created from your network address (the limit): finish or leave one first", max(addr.unfinished, net.unfinished))
+		return nil, s.quotaErr(protocol.Limit{Name: protocol.LimitAddressTables, Max: float64(s.cfg.TablesPerIP)},
+			"%d unfinished tables were created from your network address (the limit): finish or leave one first", max(addr.unfinished, net.unfinished))
 	}
 	r := &reservation{player: player, from: from, botsOnly: botsOnly}
 	s.pending[r] = struct{}{}
@@ -259,9 +268,15 @@ func (s *Server) checkBotsOnly(player string) error {
 	_, mine, _, _ := s.owned(player, origin{})
 	s.mu.Unlock()
 	if mine.bots >= s.cfg.BotTablesPerPlayer {
-		return s.quotaErr("you have %d games of bots only (the limit): wait for one to finish", mine.bots)
+		return s.botsOnlyErr(mine.bots)
 	}
 	return nil
+}
+
+// botsOnlyErr refuses a player's games of bots only past its quota.
+func (s *Server) botsOnlyErr(n int) *table.Error {
+	return s.quotaErr(protocol.Limit{Name: protocol.LimitBotTables, Max: float64(s.cfg.BotTablesPerPlayer)},
+		"you have %d games of bots only (the limit): wait for one to finish", n)
 }
 
 func b2i(b bool) int {

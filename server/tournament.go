@@ -264,7 +264,8 @@ func (s *Server) createTournament(ctx context.Context, ts store.Tournaments, ses
 	}
 	if mine >= s.tour.cfg.PerPlayer {
 		s.tour.refused.Add(1)
-		return store.Tournament{}, s.quotaErr("you have created %d tournaments still under way (the limit): wait for one to end", mine)
+		return store.Tournament{}, s.quotaErr(protocol.Limit{Name: protocol.LimitTournaments, Max: float64(s.tour.cfg.PerPlayer)},
+			"you have created %d tournaments still under way (the limit): wait for one to end", mine)
 	}
 	// Counted here, not in the store's transaction (the digests are salted
 	// per tournament): two creations at the same moment on two nodes of a
@@ -272,7 +273,8 @@ func (s *Server) createTournament(ctx context.Context, ts store.Tournaments, ses
 	if limit := s.tour.cfg.PerCreatorAddress; limit > 0 && fromAddr >= limit {
 		s.tour.refused.Add(1)
 		s.tour.addressLimited.Add(1)
-		return store.Tournament{}, s.quotaErr("%d tournaments created from your network address are still under way (the limit): wait for one to end", fromAddr)
+		return store.Tournament{}, s.quotaErr(protocol.Limit{Name: protocol.LimitAddressTournaments, Max: float64(limit)},
+			"%d tournaments created from your network address are still under way (the limit): wait for one to end", fromAddr)
 	}
 	t := store.Tournament{
 		ID: randomID("tn_", 6), Game: req.Game, Options: g.options.String(), Deals: req.Deals, BotLevel: level, Seed: s.seed(),
@@ -600,7 +602,8 @@ func (s *Server) playDeal(ctx context.Context, ts store.Tournaments, t store.Tou
 		if gs[i].Deal == d {
 			mine = &gs[i]
 		} else if !gs[i].Settled && time.Now().Before(tournament.Deadline(t.Started, t.DealTime, gs[i].Deal)) && s.tableLive(ctx, gs[i].Table) {
-			return protocol.TournamentPlay{}, s.quotaErr("finish deal %d first: an entrant plays one deal at a time", gs[i].Deal+1)
+			return protocol.TournamentPlay{}, s.quotaErr(protocol.Limit{Name: protocol.LimitOneDeal},
+				"finish deal %d first: an entrant plays one deal at a time", gs[i].Deal+1)
 		}
 	}
 	if mine == nil {

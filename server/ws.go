@@ -564,7 +564,7 @@ func (c *conn) send(m protocol.ServerMsg) {
 }
 
 func (c *conn) sendErr(id json.RawMessage, tableID string, e *table.Error) {
-	c.send(protocol.ErrorMsg{ID: id, Code: e.Code, Message: e.Msg, Table: tableID})
+	c.send(protocol.ErrorMsg{ID: id, Code: e.Code, Message: e.Msg, Table: tableID, Limit: e.Limit})
 }
 
 func (c *conn) welcome() {
@@ -752,7 +752,8 @@ func (c *conn) readOne(ctx context.Context, ws *wsconn.Conn, typ wsconn.MessageT
 	c.s.msgsIn.Add(1)
 	if !c.allow() {
 		c.s.badInput.Add(1)
-		c.sendErr(nil, "", &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("over %g messages a second: message dropped", c.s.cfg.Rate)})
+		c.sendErr(nil, "", &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("over %g messages a second: message dropped", c.s.cfg.Rate),
+			Limit: &protocol.Limit{Name: protocol.LimitMessages, Max: c.s.cfg.Rate}})
 		return true
 	}
 	if typ != wsconn.Text {
@@ -930,13 +931,15 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 			return
 		}
 		if ok, wait := c.s.hints.allow(c.sess.Player); !ok {
-			fail(c.s.quotaErr("at most %d hints a minute: next in %.0f s", c.s.cfg.HintsPerMinute, math.Ceil(wait.Seconds())))
+			fail(c.s.quotaErr(protocol.Limit{Name: protocol.LimitHints, Max: float64(c.s.cfg.HintsPerMinute), Retry: retrySeconds(wait)},
+				"at most %d hints a minute: next in %.0f s", c.s.cfg.HintsPerMinute, math.Ceil(wait.Seconds())))
 			return
 		}
 		if c.from.addr != "" {
 			if ok, wait := c.s.addrHints.allowKeys(c.from.addr, c.from.net); !ok {
 				c.s.hints.refund(c.sess.Player)
-				fail(c.s.quotaErr("at most %d hints a minute from one network address: next in %.0f s", c.s.cfg.HintsPerIPPerMinute, math.Ceil(wait.Seconds())))
+				fail(c.s.quotaErr(protocol.Limit{Name: protocol.LimitAddressHints, Max: float64(c.s.cfg.HintsPerIPPerMinute), Retry: retrySeconds(wait)},
+					"at most %d hints a minute from one network address: next in %.0f s", c.s.cfg.HintsPerIPPerMinute, math.Ceil(wait.Seconds())))
 				return
 			}
 		}
@@ -1032,7 +1035,8 @@ func (c *conn) mayWatch(id string) *table.Error {
 		return nil
 	}
 	c.s.watchRefused.Add(1)
-	return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("this connection watches %d tables, the most it may: unwatch one first", max)}
+	return &table.Error{Code: protocol.RateLimited, Msg: fmt.Sprintf("this connection watches %d tables, the most it may: unwatch one first", max),
+		Limit: &protocol.Limit{Name: protocol.LimitWatches, Max: float64(max)}}
 }
 
 // watchSet is the tables a connection watches: nearly always one or two,

@@ -34,6 +34,9 @@ import (
 type Error struct {
 	Code protocol.Code
 	Msg  string
+	// Limit names the limit of a rate_limited refusal (the server's
+	// quotas), for clients to say in their player's language.
+	Limit *protocol.Limit
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Msg }

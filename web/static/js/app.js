@@ -1,7 +1,7 @@
 // The client's state and the services the views share: the connection's
 // send, navigation, the tables' data, toasts and error messages.
 import { h } from './dom.js';
-import { t, currentLang } from './i18n.js';
+import { t, has, currentLang } from './i18n.js';
 
 export const app = {
   me: null,          // {player, name}
@@ -122,10 +122,19 @@ export function showError(e) {
   const key = 'error.' + code;
   let text = t(key);
   if (text === key) text = t('error.unknown');
-  // The server's words say what was wrong (a bad option) or which limit was
-  // reached (open tables, hints, tournaments); they are English, so a
-  // limit's are added to the English text only (the title has them).
-  if ((code === 'bad_options' || code === 'bad_request' || (code === 'rate_limited' && currentLang() === 'en')) && e.message) text += ' (' + e.message + ')';
+  if (code === 'rate_limited' && e.limit && has('limit.' + e.limit.name)) {
+    // The limit by name (docs/protocol.md, "Limits"), said in the
+    // player's language, with the wait when the server knows it.
+    const l = e.limit;
+    text = t('limit.' + l.name, { max: l.max, burst: l.burst });
+    if (l.retry > 0) text += ' ' + t('limit.retry', { retry: l.retry });
+  } else if ((code === 'bad_options' || code === 'bad_request' || (code === 'rate_limited' && currentLang() === 'en')) && e.message) {
+    // The server's words say what was wrong (a bad option) or which limit
+    // was reached, for a limit this client does not know; they are
+    // English, so a limit's are added to the English text only (the
+    // title has them).
+    text += ' (' + e.message + ')';
+  }
   toast(text, true, e.message);
 }
 

@@ -83,6 +83,7 @@ export async function api(method, path, body) {
     const err = new Error((data && data.error && data.error.message) || String(r.status));
     err.code = (data && data.error && data.error.code) || String(r.status);
     err.status = r.status;
+    if (data && data.error && data.error.limit) err.limit = data.error.limit;
     throw err;
   }
   return data;
