@@ -422,6 +422,7 @@ func TestTablesPerAddress(t *testing.T) {
 	for _, n := range []string{"alice", "bob", "carol"} {
 		sess[n] = newSession(t, ts.url, n)
 	}
+	var limit *protocol.Limit // the last refusal's
 	create := func(who, from, path string) protocol.Code {
 		var out struct {
 			Error protocol.ErrorDetail `json:"error"`
@@ -430,6 +431,7 @@ func TestTablesPerAddress(t *testing.T) {
 		if code != 200 && code != out.Error.Code.HTTPStatus() {
 			t.Fatalf("%s from %s: %d %s", who, from, code, out.Error.Code)
 		}
+		limit = out.Error.Limit
 		return out.Error.Code
 	}
 	const open, quick = "/api/tables", "/api/quickplay"
@@ -454,6 +456,12 @@ func TestTablesPerAddress(t *testing.T) {
 		if got := create(c.who, c.from, c.path); got != c.want {
 			t.Errorf("%d: %s from %s %s: %q, want %q", i, c.who, c.from, c.path, got, c.want)
 		}
+		if i == 3 && (limit == nil || *limit != protocol.Limit{Name: protocol.LimitAddressOpenTables, Max: 3}) {
+			t.Errorf("%d: limit %+v, want address_open_tables, max 3", i, limit)
+		}
+		if i == 10 && (limit == nil || *limit != protocol.Limit{Name: protocol.LimitAddressTables, Max: 4}) {
+			t.Errorf("%d: limit %+v, want address_tables, max 4", i, limit)
+		}
 	}
 	if n := metricInt(t, ts.url, "cardroom_tables_address_limited_total"); n != 4 {
 		t.Errorf("cardroom_tables_address_limited_total = %d, want 4", n)
@@ -467,6 +475,9 @@ func TestTablesPerAddress(t *testing.T) {
 	}
 	if got := create("bob", "2001:db8:7:ffff::1", open); got != protocol.RateLimited {
 		t.Errorf("an open table past the /48's bound: %q, want rate_limited", got)
+	}
+	if limit == nil || *limit != (protocol.Limit{Name: protocol.LimitAddressOpenTables, Max: 16 * 3}) {
+		t.Errorf("past the /48's bound: limit %+v, want address_open_tables, max 48 (the /48's)", limit)
 	}
 	if got := create("bob", "2001:db8:8::1", open); got != "" {
 		t.Errorf("an open table from another /48: %q", got)

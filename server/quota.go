@@ -209,6 +209,13 @@ func (s *Server) checkCreate(player string, from origin, botsOnly bool) (*reserv
 		}
 		return n * netShare
 	}
+	// reached is the bound that refused: the address's, else its /48's.
+	reached := func(n, bound int) int {
+		if n >= bound {
+			return bound
+		}
+		return netCap(bound)
+	}
 	switch {
 	case room >= s.cfg.MaxTables:
 		return nil, &table.Error{Code: protocol.Busy, Msg: fmt.Sprintf("the room holds %d tables, its limit: retry later", room)}
@@ -222,11 +229,11 @@ func (s *Server) checkCreate(player string, from origin, botsOnly bool) (*reserv
 		return nil, s.botsOnlyErr(mine.bots)
 	case addr.open >= s.cfg.OpenTablesPerIP || net.open >= netCap(s.cfg.OpenTablesPerIP):
 		s.addrTableHits.Add(1)
-		return nil, s.quotaErr(protocol.Limit{Name: protocol.LimitAddressOpenTables, Max: float64(s.cfg.OpenTablesPerIP)},
+		return nil, s.quotaErr(protocol.Limit{Name: protocol.LimitAddressOpenTables, Max: float64(reached(addr.open, s.cfg.OpenTablesPerIP))},
 			"%d open tables were created from your network address (the limit): start or leave one first", max(addr.open, net.open))
 	case addr.unfinished >= s.cfg.TablesPerIP || net.unfinished >= netCap(s.cfg.TablesPerIP):
 		s.addrTableHits.Add(1)
-		return nil, s.quotaErr(protocol.Limit{Name: protocol.LimitAddressTables, Max: float64(s.cfg.TablesPerIP)},
+		return nil, s.quotaErr(protocol.Limit{Name: protocol.LimitAddressTables, Max: float64(reached(addr.unfinished, s.cfg.TablesPerIP))},
 			"%d unfinished tables were created from your network address (the limit): finish or leave one first", max(addr.unfinished, net.unfinished))
 	}
 	r := &reservation{player: player, from: from, botsOnly: botsOnly}
