@@ -30,8 +30,11 @@ type viewport struct {
 var (
 	phone   = viewport{"phone", 390, 844}
 	desktop = viewport{"desktop", 1440, 900}
+	// smallPhone is the narrowest screen the room is made for: many
+	// Android phones are 360 px wide.
+	smallPhone = viewport{"small-phone", 360, 740}
 	// sizes are the screens every page is checked at.
-	sizes = []viewport{phone, desktop}
+	sizes = []viewport{smallPhone, phone, desktop}
 	// langs are the client's languages (web/static/js/i18n.js).
 	langs = []string{"en", "pl", "cs", "tr"}
 )
@@ -362,11 +365,13 @@ func (b *tab) checkCheckers() {
 }
 
 // TestLayoutFitsEverywhere: the welcome page, the lobby, each game's table
-// in the middle of play and a replay, in every language at a phone's and a
-// desktop's size: no sideways scrolling, nothing sticking out of its box, no
-// cut placeholder; the text on the panels at WCAG AA contrast; on a phone
-// the player's hand and its buttons on the first screen. Screenshots of
-// each table go to $CARDROOM_SCREENSHOTS.
+// in the middle of play, a replay, a tournament's page and a table waiting
+// for a player, in every language at two phones' sizes (390 and 360 px) and
+// a desktop's: no sideways scrolling (nor of the player's deals of a
+// tournament), nothing sticking out of its box, no cut placeholder; the
+// text on the panels at WCAG AA contrast; on a phone the player's hand and
+// its buttons on the first screen. Screenshots of each table go to
+// $CARDROOM_SCREENSHOTS.
 func TestLayoutFitsEverywhere(t *testing.T) {
 	e := newEnv(t)
 	dir := shotDir(t)
@@ -459,8 +464,56 @@ func TestLayoutFitsEverywhere(t *testing.T) {
 			b.shot(dir, "replay-"+v.name)
 		}
 	})
+	// A duplicate tournament's page, its first deal played: the player's
+	// deals (one to replay, eleven to play), the standings of twelve deals
+	// (the widest: they may scroll sideways in their own box) and the
+	// deal's comparison. One entrant: it starts at once.
+	b.resize(desktop)
+	tn, err := evalAsync[string](b, `import('/js/net.js').then((m) => m.api('POST', '/api/tournaments',
+	  {game: 'papayoo', options: {players: '3'}, deals: 12, max_entrants: 1, deal_minutes: 60, bot_level: 'random'})).then((tn) => tn.id, (err) => 'error: ' + err.message)`)
+	if err != nil || !strings.HasPrefix(tn, "tn_") {
+		t.Fatalf("create a tournament: %q %v", tn, err)
+	}
+	b.must(15*time.Second, "tournament", chromedp.Navigate(e.base+"/#/tournament/"+tn), waitVisible(tid("tournament-play-0")))
+	b.must(15*time.Second, "play deal 1", clickOn(tid("tournament-play-0")), waitVisible(tid("felt")))
+	b.playToEnd(60*time.Second, nil)
+	b.must(15*time.Second, "the tournament after deal 1", chromedp.Navigate(e.base+"/#/tournament/"+tn),
+		waitVisible(tid("tournament-replay-0")), waitVisible(tid("tournament-comparisons")))
+	everywhere("tournament", func(lang string, v viewport) {
+		if lang == "pl" {
+			b.shot(dir, "tournament-"+v.name+"-pl")
+		}
+		if msg, err := eval[string](b, myDealsFitJS); err != nil || msg != "" {
+			t.Errorf("tournament (%s, %s): %s %v", lang, v.name, msg, err)
+		}
+	})
+	// A table waiting for a player: its invite link to copy.
+	b.resize(desktop)
+	b.must(10*time.Second, "lobby", chromedp.Navigate(e.base+"/#/"), waitVisible(tid("create-form")))
+	b.createTable("papayoo", 3, map[string]string{"rounds": "1"}, []int{1})
+	b.must(10*time.Second, "waiting", waitVisible(tid("invite-link")))
+	everywhere("waiting table", func(lang string, v viewport) {
+		if lang == "cs" {
+			b.shot(dir, "waiting-"+v.name+"-cs")
+		}
+	})
 	e.checkJS()
 }
+
+// myDealsFitJS says what of the player's deals on a tournament's page
+// needs sideways scrolling (a Play button out of sight), or "": unlike the
+// standings, they have a fixed few columns.
+const myDealsFitJS = `(() => {
+  const t = document.querySelector('[data-testid=tournament-my-deals]');
+  if (!t) return 'no table of the player\'s deals';
+  const box = t.parentElement, vw = document.documentElement.clientWidth;
+  if (box.scrollWidth > box.clientWidth + 1) return 'the player\'s deals scroll sideways: ' + box.scrollWidth + 'px in a ' + box.clientWidth + 'px box';
+  for (const a of t.querySelectorAll('a, button')) {
+    const r = a.getBoundingClientRect();
+    if (r.left < -1 || r.right > vw + 1) return '"' + a.textContent + '" is off the screen at ' + Math.round(r.left) + '–' + Math.round(r.right);
+  }
+  return '';
+})()`
 
 // TestReplayControls: a replay jumps to a round, plays and pauses at a
 // chosen speed, steps by trick, shows the table's options and no action
@@ -649,7 +702,7 @@ func TestPhoneHandSpread(t *testing.T) {
 		{[]string{"1S", "2S", "3H", "4H", "8D", "9D", "2C", "5C"}, false, 360},
 		{[]string{"1S", "2S", "3H", "4H", "8D", "9D", "2C", "5P"}, false, phone.width},
 	}
-	for _, v := range []viewport{phone, {"small phone", 360, 740}} {
+	for _, v := range []viewport{phone, smallPhone} {
 		b.resize(v)
 		for i, h := range hands {
 			cards, _ := json.Marshal(h.cards)
@@ -698,6 +751,88 @@ func TestPhoneHandSpread(t *testing.T) {
 	}
 	e.checkJS()
 }
+
+// TestTrickNamesReadable: the players' names under the cards of a
+// Papayoo trick (six of them, two rows on a 360 px screen) are at least
+// 11 px and show at least their first ten characters, on the screen and
+// clear of each other and of the cards, at every size and in every
+// language.
+func TestTrickNamesReadable(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakenames")
+	b.must(10*time.Second, "a trick of six", chromedp.Evaluate[chromedp.Void](`(() => {
+	  const seats = ['Alicja Wąsowska', 'bot:random', 'bot:medium', 'Krzysztof Brzęczyszczykiewicz', 'bot:hard', 'Zeynep Yılmaz']
+	    .map((name, seat) => ({seat, name, kind: name.startsWith('bot:') ? 'bot' : 'human', connected: true}));
+	  const six = [0, 0, 0, 0, 0, 0];
+	  __send({seq: 7, options: {players: '6', rounds: '1'}, seats, view: __pv({players: 6, round_count: 1, hand: ['3H', '8D'],
+	    hand_sizes: [2, 2, 2, 2, 2, 2], passed: six.map(() => true), points: six, totals: six,
+	    trick: {leader: 1, cards: ['2S', '5S', '9S', '10S', '4S', '1S'], winner: -1}})});
+	})()`), waitVisible(chromedp.CSS(`[data-testid=trick] .who`)))
+	for _, v := range sizes {
+		b.resize(v)
+		for _, lang := range langs {
+			b.setLang(lang)
+			b.settle()
+			bad, err := eval[[]string](b, trickNamesJS)
+			if err != nil {
+				t.Fatalf("measure the names: %v", err)
+			}
+			for _, s := range bad {
+				t.Errorf("%s, %s: %s", v.name, lang, s)
+			}
+			if lang == "pl" {
+				b.shot(shotDir(t), "trick-names-"+v.name+"-pl")
+			}
+		}
+	}
+	e.checkJS()
+}
+
+// trickNamesJS lists what makes a name under a trick's card hard to read:
+// smaller than 11 px, cut to fewer than its first ten characters (by an
+// ellipsis or a clamp: the characters drawn inside the label's box count),
+// off the screen, its letters over another name's or its box over another
+// card.
+const trickNamesJS = `(() => {
+  const out = [];
+  const labels = [...document.querySelectorAll('[data-testid=trick] .card .who')];
+  if (labels.length < 6) return ['only ' + labels.length + ' names under the trick'];
+  const cards = [...document.querySelectorAll('[data-testid=trick] .card')].map((c) => c.getBoundingClientRect());
+  const vw = document.documentElement.clientWidth;
+  const rs = labels.map((l) => l.getBoundingClientRect());
+  const meet = (a, b) => a.left < b.right - .5 && b.left < a.right - .5 && a.top < b.bottom - .5 && b.top < a.bottom - .5;
+  // The lines of a name's letters, as far as they are drawn in its box.
+  const letters = labels.map((l, i) => {
+    const rg = document.createRange();
+    rg.selectNodeContents(l);
+    const r = rs[i];
+    return [...rg.getClientRects()].map((q) => ({left: Math.max(q.left, r.left), right: Math.min(q.right, r.right), top: Math.max(q.top, r.top), bottom: Math.min(q.bottom, r.bottom)}))
+      .filter((q) => q.right > q.left && q.bottom > q.top);
+  });
+  labels.forEach((l, i) => {
+    const name = l.textContent, r = rs[i];
+    const size = parseFloat(getComputedStyle(l).fontSize);
+    if (size < 11) out.push('"' + name + '" is ' + size + 'px');
+    const rg = document.createRange();
+    let shown = 0;
+    for (let k = 0; k < name.length; k++) {
+      rg.setStart(l.firstChild, k);
+      rg.setEnd(l.firstChild, k + 1);
+      const q = rg.getBoundingClientRect();
+      if (q.width && q.left >= r.left - .5 && q.right <= r.right + .5 && q.bottom <= r.bottom + .5) shown++;
+    }
+    // An ellipsis covers the last character drawn.
+    if (l.scrollWidth > l.clientWidth || l.scrollHeight > l.clientHeight) shown--;
+    const want = Math.min(name.length, 10);
+    if (shown < want) out.push('"' + name + '" shows ' + Math.max(shown, 0) + ' characters, fewer than ' + want);
+    if (r.left < -1 || r.right > vw + 1) out.push('"' + name + '" is off the screen');
+    for (let j = 0; j < i; j++) if (letters[i].some((a) => letters[j].some((b) => meet(a, b)))) out.push('"' + name + '" overlaps "' + labels[j].textContent + '"');
+    cards.forEach((c, j) => { if (j !== i && meet(r, c)) out.push('"' + name + '" overlaps card ' + (j + 1) + ' of the trick'); });
+  });
+  return out;
+})()`
 
 // TestScreenReaderAnnouncements: what a screen reader hears at a table. A
 // page-wide polite live region says what other players did (the status

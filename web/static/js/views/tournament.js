@@ -224,8 +224,11 @@ function myDeals(d) {
       else if (c.table) action = h('button', { class: 'btn small', type: 'button', 'data-testid': 'tournament-continue-' + s.deal, onclick: () => { app.tournaments.set(c.table, d.id); go('#/table/' + c.table); } }, t('tournament.continue'));
       else if (d.status === 'running' && !s.closed) action = h('button', { class: 'btn small', type: 'button', 'data-testid': 'tournament-play-' + s.deal, onclick: () => play(d.id, s.deal) }, t('tournament.play'));
       return h('tr', { 'data-deal': String(s.deal) },
-        h('td', {}, String(s.deal + 1)), h('td', {}, t('seat.n', { n: s.seat + 1 })), h('td', {}, when(s.deadline)),
-        h('td', { 'data-testid': 'tournament-my-result-' + s.deal }, cellText(c)), h('td', {}, action));
+        // data-label: a phone shows each value with its column's name
+        // instead of the header row (app.css).
+        h('td', { 'data-label': t('tournament.deal') }, String(s.deal + 1)), h('td', {}, t('seat.n', { n: s.seat + 1 })),
+        h('td', { 'data-label': t('tournament.deadline') }, when(s.deadline)),
+        h('td', { 'data-testid': 'tournament-my-result-' + s.deal, 'data-label': t('tournament.result') }, cellText(c)), h('td', {}, action));
     })));
 }
 
