@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -198,6 +199,7 @@ func (cl *clusterNode) start() {
 func (cl *clusterNode) tableConfig(epoch int64) table.Config {
 	tc := cl.s.cfg.Table
 	tc.Store = &fencedStore{Store: cl.s.store, l: cl.leases, epoch: epoch, cl: cl}
+	tc.OnStop = func(id string) { cl.s.tableStopped(id, epoch) }
 	return tc
 }
 
@@ -227,7 +229,7 @@ func (f *fencedStore) UpdateTable(ctx context.Context, t store.Table) error {
 func (f *fencedStore) check(id string, err error) {
 	if errors.Is(err, store.ErrFenced) {
 		f.cl.fenced.Add(1)
-		go f.cl.lose(id, "its lease was lost (a write was fenced)")
+		go f.cl.lose(id, f.epoch, "its lease was lost (a write was fenced)")
 	}
 }
 
@@ -298,15 +300,18 @@ func (cl *clusterNode) release(id string, epoch int64) {
 // stopped is the cluster's part of a table's end on this node: stop
 // taking its commands, give its lease up (unless it was lost) and take
 // it out of every node's lobby.
-func (cl *clusterNode) stopped(id string) {
+func (cl *clusterNode) stopped(id string, epoch int64) {
 	cl.mu.Lock()
 	o := cl.owned[id]
+	if o == nil || o.epoch != epoch {
+		// Not this run's: a newer claim of the table (or none) is not
+		// this run's to give up.
+		cl.mu.Unlock()
+		return
+	}
 	delete(cl.owned, id)
 	cl.dirty[id] = nil
 	cl.mu.Unlock()
-	if o == nil {
-		return
-	}
 	if o.sub != nil {
 		o.sub.Unsubscribe()
 	}
@@ -315,13 +320,14 @@ func (cl *clusterNode) stopped(id string) {
 	}
 }
 
-// lose stops a table whose lease this node no longer holds, and closes
-// the connections watching it here so that they reconnect and reach the
-// new owner.
-func (cl *clusterNode) lose(id, why string) {
+// lose stops a table whose lease (of that epoch) this node no longer
+// holds, and closes the connections watching it here so that they
+// reconnect and reach the new owner. A late word about an older lease (a
+// fenced write of a run that ended) leaves a newer run alone.
+func (cl *clusterNode) lose(id string, epoch int64, why string) {
 	cl.mu.Lock()
 	o := cl.owned[id]
-	if o == nil || o.lost {
+	if o == nil || o.lost || o.epoch != epoch {
 		cl.mu.Unlock()
 		return
 	}
@@ -403,6 +409,16 @@ func (cl *clusterNode) takeOverOnce(ctx context.Context, id string) (*table.Tabl
 		return nil, errNoTable
 	}
 	cl.s.addTable(t)
+	// A lease lost while the table was restored (lose found no table to
+	// stop) stops it now: it must not run here unowned.
+	cl.mu.Lock()
+	o := cl.owned[id]
+	gone := o == nil || o.epoch != epoch || o.lost
+	cl.mu.Unlock()
+	if gone {
+		t.Stop()
+		return nil, fmt.Errorf("table %s: its lease was lost while it was restored", id)
+	}
 	cl.takeovers.Add(1)
 	cl.s.log.Info("cluster: table taken over", "table", id, "epoch", epoch)
 	return t, nil
@@ -430,6 +446,7 @@ func (cl *clusterNode) renewals() {
 			}
 		}
 		cl.mu.Unlock()
+		epochs := maps.Clone(held) // held empties as it is renewed
 		var lost []string
 		ok := true
 		for len(held) > 0 && ok {
@@ -456,7 +473,7 @@ func (cl *clusterNode) renewals() {
 			lost = append(lost, l...)
 		}
 		for _, id := range lost {
-			cl.lose(id, "its lease could not be renewed")
+			cl.lose(id, epochs[id], "its lease could not be renewed")
 		}
 		cl.mu.Lock()
 		if ok {
@@ -482,15 +499,15 @@ func (cl *clusterNode) stale() bool {
 // loseAll gives up every table this node holds.
 func (cl *clusterNode) loseAll(why string) {
 	cl.mu.Lock()
-	ids := make([]string, 0, len(cl.owned))
+	held := make(map[string]int64, len(cl.owned))
 	for id, o := range cl.owned {
 		if !o.lost {
-			ids = append(ids, id)
+			held[id] = o.epoch
 		}
 	}
 	cl.mu.Unlock()
-	for _, id := range ids {
-		cl.lose(id, why)
+	for id, epoch := range held {
+		cl.lose(id, epoch, why)
 	}
 }
 

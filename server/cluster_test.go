@@ -860,3 +860,78 @@ func TestClusterStaleOwnerWakes(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterOldRunEndsAlone: a table this node gave up (its lease lost)
+// and then took back runs under a new lease; what the old run says late —
+// its end (OnStop), the loss of its lease (a fenced write) — is about the
+// old lease and leaves the new run alone: it keeps its place, its lease
+// and this node's record of owning it. Before, the old run's end deleted
+// the new claim's record and released its lease, so the table ran here
+// unowned while another node could claim it.
+func TestClusterOldRunEndsAlone(t *testing.T) {
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	n := startClusterNode(t, "n1", u, natsURL, nil)
+	cl := n.s.cl
+	alice := dial(t, n.url, newSession(t, n.url, "alice"))
+	defer alice.close()
+	id := alice.createTable(map[string]any{"game": "papayoo", "seat": 0}) // waits for players
+	epochOf := func() (int64, bool) {
+		cl.mu.Lock()
+		defer cl.mu.Unlock()
+		o := cl.owned[id]
+		if o == nil || o.lost {
+			return 0, false
+		}
+		return o.epoch, true
+	}
+	e1, ok := epochOf()
+	if !ok {
+		t.Fatal("node 1 does not own the table it created")
+	}
+	cl.lose(id, e1, "a test gives it up")
+	// The lost lease is not released: node 1's sweep takes the table
+	// back once it expires (LeaseTTL 2 s).
+	var e2 int64
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if e, ok := epochOf(); ok && e > e1 && n.s.table(id) != nil {
+			e2 = e
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("node 1 never took the table back")
+		}
+	}
+	run := n.s.table(id)
+	cl.lose(id, e1, "the old run's fenced write")
+	cl.stopped(id, e1)
+	if e, ok := epochOf(); !ok || e != e2 {
+		t.Errorf("after the old run's words node 1 owns the table at epoch %d (%v), want %d", e, ok, e2)
+	}
+	if got := n.s.table(id); got != run {
+		t.Error("the new run left the node's tables")
+	}
+	select {
+	case <-run.Done():
+		t.Error("the new run was stopped")
+	default:
+	}
+	if err := cl.leases.Renew(context.Background(), id, "n1", e2, 2*time.Second); err != nil {
+		t.Errorf("the new run's lease: %v", err)
+	}
+	// The new run's own end still gives its lease up.
+	run.Stop()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		// (The sweep may take it back at once, under a newer lease.)
+		if e, _ := epochOf(); e != e2 && n.s.table(id) != run {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the stopped run is still owned or listed")
+		}
+	}
+	if err := cl.leases.Renew(context.Background(), id, "n1", e2, 2*time.Second); err == nil {
+		t.Error("the stopped run's lease is still held: it was not released")
+	}
+}

@@ -44,7 +44,7 @@ func TestSeatIndex(t *testing.T) {
 	if got := idx("bob"); got != nil {
 		t.Errorf("after t1 finished, bob's tables %v, want none", got)
 	}
-	s.tableStopped("t2")
+	s.tableStopped("t2", 0)
 	s.mu.Lock()
 	left, owned := len(s.seatIndex), len(s.seatsOf)
 	s.mu.Unlock()

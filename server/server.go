@@ -351,7 +351,7 @@ func New(cfg Config) (*Server, error) {
 	tc := cfg.Table
 	tc.Store, tc.Log, tc.Metrics, tc.Pool = cfg.Store, cfg.Log, s.metrics, s.pool
 	tc.OnChange = s.onChange
-	tc.OnStop = s.tableStopped
+	tc.OnStop = func(id string) { s.tableStopped(id, 0) }
 	tc.BotAccount = s.isBotAccount // botaccount.go
 	s.cfg.Table = tc
 	if s.an, err = newAnalyser(s, cfg.Analysis); err != nil { // analysis.go
@@ -576,17 +576,23 @@ func (s *Server) indexSeats(sum *table.Summary) {
 	}
 }
 
-func (s *Server) tableStopped(id string) {
+// tableStopped forgets a table that stopped here; epoch is its lease's in
+// a cluster (0 on one node). The table leaves s.tables last: until then
+// this node does not take the table over again (takeOver finds it), so
+// nothing here can drop a newer run's seats, lobby entry or lease, which a
+// table given up and at once taken back by this node would otherwise lose
+// to the old run's late end.
+func (s *Server) tableStopped(id string, epoch int64) {
 	s.unindexSeats(id)
+	s.lobby.remove(id)
+	s.forgetRated(id)
+	if s.cl != nil {
+		s.cl.stopped(id, epoch) // cluster.go
+	}
 	s.mu.Lock()
 	delete(s.tables, id)
 	delete(s.origins, id)
 	s.mu.Unlock()
-	s.lobby.remove(id)
-	s.forgetRated(id)
-	if s.cl != nil {
-		s.cl.stopped(id) // cluster.go
-	}
 }
 
 // unindexSeats forgets a table's seats in seatIndex.
