@@ -209,24 +209,36 @@ func newAddrLimiter(rate, burst float64) *addrLimiter {
 }
 
 // allow takes one token from remote's address and, for IPv6, from its
-// /48, or none when either has none (then how long until the next).
-func (l *addrLimiter) allow(remote string) (bool, time.Duration) {
+// /48, or none when either has none (then how long until the next, and
+// whether it was the /48's bucket that refused: a refusal names the bound
+// that was reached, widen).
+func (l *addrLimiter) allow(remote string) (ok bool, retry time.Duration, wide bool) {
 	ak, nk := addrKeys(remote)
 	return l.allowKeys(ak, nk)
 }
 
 // allowKeys is allow of an address known by its keys (addrKeys).
-func (l *addrLimiter) allowKeys(ak, nk string) (bool, time.Duration) {
+func (l *addrLimiter) allowKeys(ak, nk string) (ok bool, retry time.Duration, wide bool) {
 	if nk != "" {
 		if ok, retry := l.net.allow(nk); !ok {
-			return false, retry
+			return false, retry, true
 		}
 	}
-	ok, retry := l.addr.allow(ak)
+	ok, retry = l.addr.allow(ak)
 	if !ok && nk != "" {
 		l.net.refund(nk)
 	}
-	return ok, retry
+	return ok, retry, false
+}
+
+// widen is the limit an addrLimiter's /48 bucket enforces when wide: the
+// address's limit netShare times.
+func widen(l protocol.Limit, wide bool) protocol.Limit {
+	if wide {
+		l.Max *= netShare
+		l.Burst *= netShare
+	}
+	return l
 }
 
 // refund gives back a token allow took.
@@ -487,9 +499,9 @@ func (g *guard) allowSession(w http.ResponseWriter, r *http.Request) bool {
 	if g.sessions == nil {
 		return true
 	}
-	ok, retry := g.sessions.allow(g.clientAddr(r))
+	ok, retry, wide := g.sessions.allow(g.clientAddr(r))
 	if !ok {
-		g.rateLimited(w, r, retry, g.sessionsLimit, "too many new sessions from your address: keep your session token, or try again later")
+		g.rateLimited(w, r, retry, widen(g.sessionsLimit, wide), "too many new sessions from your address: keep your session token, or try again later")
 	}
 	return ok
 }
@@ -502,10 +514,10 @@ func (g *guard) allowCreation(w http.ResponseWriter, r *http.Request, what strin
 	if g.creations == nil {
 		return true
 	}
-	ok, retry := g.creations.allow(g.clientAddr(r))
+	ok, retry, wide := g.creations.allow(g.clientAddr(r))
 	if !ok {
 		g.creationsLimited.Add(1)
-		g.rateLimited(w, r, retry, g.creationLimit, "too many "+what+" from your address today: try again later")
+		g.rateLimited(w, r, retry, widen(g.creationLimit, wide), "too many "+what+" from your address today: try again later")
 	}
 	return ok
 }

@@ -512,11 +512,24 @@ func TestIPv6NetQuota(t *testing.T) {
 		rest = append(rest, fmt.Sprintf("[2001:db8:aa:%x::%x]:4000", i, i), fmt.Sprintf("[2001:db8:aa:%x::%x]:4000", i, i+1))
 		v4 = append(v4, fmt.Sprintf("203.0.113.%d:4000", i), fmt.Sprintf("203.0.113.%d:4001", i))
 	}
+	// A refusal names the bound that was reached: the /64's, or the
+	// /48's (netShare times it).
+	limitOf := func(from string) *protocol.Limit {
+		var out protocol.ErrorBody
+		json.Unmarshal(do(s, "POST", "/api/session", from, "", `{"name":"guest"}`).Body.Bytes(), &out)
+		return out.Error.Limit
+	}
 	if n := accepted(first); n != 2 {
 		t.Errorf("one /64: %d sessions of 5, want its quota, 2", n)
 	}
+	if l := limitOf("[2001:db8:aa:1::1]:4000"); l == nil || l.Name != protocol.LimitSessions || l.Max != 2 {
+		t.Errorf("the /64's refusal: limit %+v, want sessions, max 2", l)
+	}
 	if n := accepted(rest); n != 2*netShare-2 {
 		t.Errorf("39 more /64s of the /48: %d sessions, want %d (the /48's %d less the first /64's 2)", n, 2*netShare-2, 2*netShare)
+	}
+	if l := limitOf("[2001:db8:aa:ff::1]:4000"); l == nil || l.Name != protocol.LimitSessions || l.Max != 2*netShare {
+		t.Errorf("the /48's refusal of a fresh /64: limit %+v, want sessions, max %d", l, 2*netShare)
 	}
 	if c := session("[2001:db8:bb::1]:4000"); c != 200 {
 		t.Errorf("another /48: %d, want 200", c)

@@ -936,10 +936,10 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 			return
 		}
 		if c.from.addr != "" {
-			if ok, wait := c.s.addrHints.allowKeys(c.from.addr, c.from.net); !ok {
+			if ok, wait, wide := c.s.addrHints.allowKeys(c.from.addr, c.from.net); !ok {
 				c.s.hints.refund(c.sess.Player)
-				fail(c.s.quotaErr(protocol.Limit{Name: protocol.LimitAddressHints, Max: float64(c.s.cfg.HintsPerIPPerMinute), Retry: retrySeconds(wait)},
-					"at most %d hints a minute from one network address: next in %.0f s", c.s.cfg.HintsPerIPPerMinute, math.Ceil(wait.Seconds())))
+				l := widen(protocol.Limit{Name: protocol.LimitAddressHints, Max: float64(c.s.cfg.HintsPerIPPerMinute), Retry: retrySeconds(wait)}, wide)
+				fail(c.s.quotaErr(l, "at most %.0f hints a minute from one network address: next in %.0f s", l.Max, math.Ceil(wait.Seconds())))
 				return
 			}
 		}
