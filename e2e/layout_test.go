@@ -365,8 +365,8 @@ func (b *tab) checkCheckers() {
 }
 
 // TestLayoutFitsEverywhere: the welcome page, the lobby, each game's table
-// in the middle of play, a replay, a tournament's page and a table waiting
-// for a player, in every language at two phones' sizes (390 and 360 px) and
+// in the middle of play, a replay, a tournament's page, a table waiting
+// for a player, the account page and the ratings, in every language at two phones' sizes (390 and 360 px) and
 // a desktop's: no sideways scrolling (nor of the player's deals of a
 // tournament), nothing sticking out of its box, no cut placeholder; the
 // text on the panels at WCAG AA contrast; on a phone the player's hand and
@@ -497,6 +497,19 @@ func TestLayoutFitsEverywhere(t *testing.T) {
 			b.shot(dir, "waiting-"+v.name+"-cs")
 		}
 	})
+	// The account page of a guest (its sessions, one block each on a
+	// phone: four columns made the page 415 px wide at 360 in Polish) and
+	// the ratings.
+	b.resize(desktop)
+	b.must(10*time.Second, "account", chromedp.Navigate(e.base+"/#/account"), waitVisible(tid("session-list")))
+	everywhere("account", func(lang string, v viewport) {
+		if lang == "pl" {
+			b.shot(dir, "account-"+v.name+"-pl")
+		}
+	})
+	b.resize(desktop)
+	b.must(10*time.Second, "ratings", chromedp.Navigate(e.base+"/#/ratings"), waitVisible(chromedp.CSS(`[data-testid=ratings-empty], [data-testid=ratings-table]`)))
+	everywhere("ratings", nil)
 	e.checkJS()
 }
 

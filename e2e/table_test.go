@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"regexp"
@@ -852,6 +853,47 @@ func TestFocusStaysInHand(t *testing.T) {
 	b.must(10*time.Second, "the turn comes back", pollFor[chromedp.Void](`document.querySelector('[data-testid=felt]').dataset.seq === '5'`))
 	if got, _ := eval[string](b, `(document.activeElement.dataset.testid || document.activeElement.tagName) + ' ' + (document.activeElement.dataset.card || '')`); got != "hand " && got != "hand-card 3S" {
 		t.Errorf("when the turn comes back the focus is on %q, want the hand", got)
+	}
+	e.checkJS()
+}
+
+// TestFinalPlacesShared: the final scores rank the winners first, then by
+// total, and players level on both share a place: a Papayoo game of six
+// that four players ended with 0 points each reads 1, 1, 1, 1, 5, 6 (it
+// read 1 to 6, as if the four winners were ranked among themselves); in
+// 500 Rum, where more points are better, two players level behind the
+// winner are both second.
+func TestFinalPlacesShared(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakeplaces")
+	places := func(state string) map[string]string {
+		t.Helper()
+		b.must(10*time.Second, "a finished game", chromedp.Evaluate[chromedp.Void](`__send(`+state+`)`), waitVisible(tid("final-scores")))
+		got, err := eval[map[string]string](b, `Object.fromEntries([...document.querySelectorAll('[data-testid=final-row]')].map((r) => [r.dataset.seat, r.cells[0].textContent]))`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	six := `{seq: 40, status: 'finished', options: {players: '6', rounds: '1'},
+	  seats: [0, 1, 2, 3, 4, 5].map((seat) => ({seat, name: seat ? 'bot:random' : 'alice', kind: seat ? 'bot' : 'human', connected: true})),
+	  result: {totals: [142, 0, 108, 0, 0, 0], winners: [1, 3, 4, 5], higher_wins: false},
+	  view: __pv({players: 6, round_count: 1, phase: 'over', hand: [], hand_sizes: [0, 0, 0, 0, 0, 0], passed: [true, true, true, true, true, true],
+	    points: [142, 0, 108, 0, 0, 0], totals: [142, 0, 108, 0, 0, 0]})}`
+	want := map[string]string{"1": "1", "3": "1", "4": "1", "5": "1", "2": "5", "0": "6"}
+	if got := places(six); !maps.Equal(got, want) {
+		t.Errorf("Papayoo, four winners at 0: places %v, want %v", got, want)
+	}
+	// A game where more is better: one winner, two level behind.
+	b.must(10*time.Second, "close", clickOn(tid("final-close")), waitGone(tid("final-scores")))
+	fakeTable(t, b, "t_fakeplaces2")
+	three := `{seq: 41, status: 'finished', result: {totals: [310, 520, 310], winners: [1], higher_wins: true},
+	  view: __pv({phase: 'over', hand: [], hand_sizes: [0, 0, 0], totals: [310, 520, 310]})}`
+	want = map[string]string{"1": "1", "0": "2", "2": "2"}
+	if got := places(three); !maps.Equal(got, want) {
+		t.Errorf("more is better, two level behind the winner: places %v, want %v", got, want)
 	}
 	e.checkJS()
 }

@@ -173,9 +173,9 @@ function botPanel() {
       h('p', { class: 'empty' }, t('bot.usage')))
     : null;
   const rows = (b.tokens || []).map((k) => h('tr', { 'data-testid': 'bot-token-' + k.id },
-    h('td', {}, k.label || '—'),
-    h('td', {}, when(k.created)),
-    h('td', {}, h('button', {
+    h('td', { 'data-label': t('bot.label') }, k.label || '—'),
+    h('td', { 'data-label': t('account.created') }, when(k.created)),
+    h('td', { class: 'aside' }, h('button', {
       class: 'btn small secondary', type: 'button', 'data-testid': 'bot-revoke-' + k.id,
       onclick: async () => {
         try {
@@ -191,7 +191,7 @@ function botPanel() {
     fresh,
     b.bot ? [
       h('h3', {}, t('bot.tokens')),
-      rows.length ? h('table', { class: 'list' },
+      rows.length ? h('table', { class: 'list blocks', 'data-testid': 'bot-tokens' },
         h('thead', {}, h('tr', {}, h('th', {}, t('bot.label')), h('th', {}, t('account.created')), h('th', {}))),
         h('tbody', {}, rows)) : h('p', { class: 'empty' }, t('bot.none')),
     ] : null,
@@ -203,11 +203,14 @@ function botPanel() {
 // sessionsPanel lists the sessions (this one marked) with a revoke button
 // each, and "log out everywhere".
 function sessionsPanel() {
+  // data-label, aside: a phone shows each date with its column's name
+  // instead of the header row, the badge and the button beside (app.css,
+  // table.list.blocks).
   const rows = view.sessions.map((s) => h('tr', { 'data-testid': 'session-' + s.id },
-    h('td', {}, when(s.created)),
-    h('td', {}, when(s.expires)),
-    h('td', {}, s.current ? h('span', { class: 'badge gold', 'data-testid': 'session-current' }, t('account.this_device')) : null),
-    h('td', {}, h('button', {
+    h('td', { 'data-label': t('account.created') }, when(s.created)),
+    h('td', { 'data-label': t('account.expires') }, when(s.expires)),
+    h('td', { class: 'aside' }, s.current ? h('span', { class: 'badge gold', 'data-testid': 'session-current' }, t('account.this_device')) : null),
+    h('td', { class: 'aside' }, h('button', {
       class: 'btn small secondary', type: 'button', 'data-testid': 'revoke-' + s.id,
       onclick: async () => {
         if (s.current && view.account === null && !window.confirm(t('account.everywhere_confirm_guest'))) return;
@@ -221,7 +224,7 @@ function sessionsPanel() {
   return h('section', { class: 'panel', 'data-testid': 'sessions' },
     h('h2', {}, t('account.sessions_title')),
     view.account === null ? h('p', { class: 'empty' }, t('account.guest_sessions')) : null,
-    h('table', { class: 'list' },
+    h('table', { class: 'list blocks', 'data-testid': 'session-list' },
       h('thead', {}, h('tr', {}, h('th', {}, t('account.created')), h('th', {}, t('account.expires')), h('th', {}), h('th', {}))),
       h('tbody', {}, rows)),
     h('button', {

@@ -535,9 +535,15 @@ function finalDialog(ctx, tb) {
   const r = ctx.result;
   const n = (r.totals || []).length;
   const winners = r.winners || [];
+  // The winners first, then by total; players level on both share a
+  // place (1, 1, 3: four winners of a Papayoo game with 0 points each are
+  // all first, not first to fourth).
+  const won = (s) => (winners.includes(s) ? 1 : 0);
+  const ahead = (a, b) => (won(b) - won(a)) || (r.higher_wins ? r.totals[b] - r.totals[a] : r.totals[a] - r.totals[b]);
   const rows = [];
   for (let s = 0; s < n; s++) rows.push(s);
-  rows.sort((a, b) => (r.higher_wins ? r.totals[b] - r.totals[a] : r.totals[a] - r.totals[b]));
+  rows.sort((a, b) => ahead(a, b) || a - b);
+  const place = (s) => 1 + rows.filter((o) => ahead(o, s) < 0).length;
   const mod = game(ctx.game);
   const close = () => { tb.ui.closedFinal = true; renderTable(); };
   // A modal dialog: Escape closes it, and Tab cycles through its own
@@ -560,8 +566,8 @@ function finalDialog(ctx, tb) {
         : t('final.winner', { name: seatName(ctx, winners[0]) })),
       h('table', { class: 'list' },
         h('thead', {}, h('tr', {}, h('th', {}, t('final.place')), h('th', {}, t('final.player')), h('th', {}, t('final.total')))),
-        h('tbody', {}, rows.map((s, i) => h('tr', { 'data-testid': 'final-row', 'data-seat': s },
-          h('td', {}, String(i + 1)), h('td', {}, seatName(ctx, s), seatMark(ctx, s), winners.includes(s) ? h('span', { class: 'badge gold', style: 'margin-left:.4rem' }, t('final.winner_badge')) : null),
+        h('tbody', {}, rows.map((s) => h('tr', { 'data-testid': 'final-row', 'data-seat': s },
+          h('td', { 'data-testid': 'final-place-' + s }, String(place(s))), h('td', {}, seatName(ctx, s), seatMark(ctx, s), winners.includes(s) ? h('span', { class: 'badge gold', style: 'margin-left:.4rem' }, t('final.winner_badge')) : null),
           h('td', { 'data-testid': 'final-total-' + s }, String(r.totals[s])))))),
       mod && mod.finalExtra ? mod.finalExtra(ctx) : null,
       rematchFinal(ctx.state), // chat.js: one click offers a rematch
