@@ -450,8 +450,11 @@ func (c *Conn) read(p []byte, skip bool) (int, error) {
 		switch op {
 		case opContinuation:
 			c.final = fin
+			// Compared before the sum: a frame may declare up to 2^63-1
+			// bytes, and total + left would wrap past the limit.
+			over := c.left > c.limit-c.total
 			c.total += c.left
-			if c.total > c.limit {
+			if over {
 				return 0, c.fail(&protocolError{code: StatusMessageTooBig, msg: fmt.Sprintf("message over %d bytes", c.limit)})
 			}
 			if c.frags++; c.frags > MaxFragments {

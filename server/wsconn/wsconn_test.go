@@ -375,6 +375,11 @@ func TestViolations(t *testing.T) {
 		{"over the limit", frame(0x81, make([]byte, 200)), StatusMessageTooBig, false},
 		{"over the limit in fragments", append(frame(0x01, make([]byte, 100)), frame(0x80, make([]byte, 100))...), StatusMessageTooBig, false},
 		{"length top bit", []byte{0x81, 0xff, 0x80, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4}, StatusProtocolError, false},
+		// A continuation that declares 2^63-1 bytes after 10: the sum
+		// wrapped below the limit, and the message was read on (found by
+		// FuzzRead).
+		{"over the limit by a wrapping length", append(frame(0x01, make([]byte, 10)),
+			0x80, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4, 'x'), StatusMessageTooBig, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -494,11 +499,16 @@ func FuzzRead(f *testing.F) {
 				break
 			}
 			n, _, err := c.ReadMessage(buf)
-			if n > len(buf) || c.total > limit {
-				t.Fatalf("read %d bytes of a %d-byte message, limit %d", n, c.total, limit)
+			if n > len(buf) {
+				t.Fatalf("read %d bytes into a %d-byte buffer", n, len(buf))
 			}
 			if err != nil {
+				// (A refused message's total counts the frame that
+				// took it over the limit.)
 				break
+			}
+			if c.total < 0 || c.total > limit {
+				t.Fatalf("read a %d-byte message, limit %d", c.total, limit)
 			}
 		}
 		if len(msg) > limit {
