@@ -62,6 +62,7 @@ type chatHub struct {
 	lines          atomic.Int64 // lines sent
 	refused        atomic.Int64 // lines and reports refused by the rate limit
 	reports        atomic.Int64 // reports stored
+	resyncs        atomic.Int64 // rooms reloaded after a line's number was taken
 }
 
 // chatRoom is one table's chat. Its lock orders the lines: every member
@@ -290,7 +291,15 @@ func (h *chatHub) say(ctx context.Context, t *table.Table, c *conn, m *protocol.
 		l.Seat = -1
 	}
 	if st := h.store(); st != nil {
-		if err := st.AppendChat(ctx, l, h.cfg.History); err != nil {
+		err := st.AppendChat(ctx, l, h.cfg.History)
+		if err != nil && h.resync(ctx, st, r, t.ID()) {
+			// Another writer took the line's number (this room's count
+			// was stale: a table that moved between the nodes of a
+			// cluster and back): once more, after the stored lines.
+			l.ID = r.next + 1
+			err = st.AppendChat(ctx, l, h.cfg.History)
+		}
+		if err != nil {
 			h.s.log.Warn("chat: line not stored", "table", t.ID(), "err", err)
 			return &table.Error{Code: protocol.Unavailable, Msg: "the line could not be stored: retry later"}
 		}
@@ -312,6 +321,23 @@ func (h *chatHub) say(ctx context.Context, t *table.Table, c *conn, m *protocol.
 		mc.Send(b)
 	}
 	return nil
+}
+
+// resync reloads a room's lines from the store after a line could not be
+// stored, and reports whether the store had lines this room did not (its
+// next number was taken). r.mu is held.
+func (h *chatHub) resync(ctx context.Context, st store.Chat, r *chatRoom, tableID string) bool {
+	lines, err := st.ChatLines(ctx, tableID, h.cfg.History)
+	if err != nil || len(lines) == 0 || lines[len(lines)-1].ID <= r.next {
+		return false
+	}
+	r.lines = r.lines[:0]
+	for _, l := range lines {
+		r.lines = append(r.lines, lineMsg(l))
+	}
+	r.next = lines[len(lines)-1].ID
+	h.resyncs.Add(1)
+	return true
 }
 
 // settings handles chat_settings: the sender's own choice of showing the
@@ -413,6 +439,7 @@ func (s *Server) chatMetrics(metric func(name, typ, help string, v any)) {
 	metric("cardroom_chat_lines_total", "counter", "Chat lines sent.", h.lines.Load())
 	metric("cardroom_chat_rate_limited_total", "counter", "Chat lines and reports refused by the per-player chat rate.", h.refused.Load())
 	metric("cardroom_chat_reports_total", "counter", "Chat lines reported to the operator.", h.reports.Load())
+	metric("cardroom_chat_resyncs_total", "counter", "Chat rooms reloaded from the store because another writer had taken a line's number (a cluster's table that moved).", h.resyncs.Load())
 	metric("cardroom_chat_reports_limited_total", "counter", "Chat reports refused by the per-address daily quota (-reports-per-ip).", h.reportsRefused.Load())
 }
 

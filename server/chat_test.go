@@ -282,3 +282,40 @@ func TestChatReportsPerIP(t *testing.T) {
 		t.Errorf("%d refusals counted, want 1", n)
 	}
 }
+
+// TestChatLineNumberTaken: a room whose count of lines is stale (another
+// writer stored a line under the next number: in a cluster, the table
+// served by another node for a while) reloads the stored lines and stores
+// the new line after them, instead of refusing every line with
+// "unavailable" until everyone left the room.
+func TestChatLineNumberTaken(t *testing.T) {
+	f := newChatFixture(t, Config{})
+	f.alice.send(map[string]any{"type": "chat", "table": f.table, "channel": "players", "text": "one"})
+	f.alice.expect("chat", isChat("one"))
+	st := f.ts.s.store.(store.Chat)
+	ctx := context.Background()
+	// Line 2, written elsewhere.
+	if err := st.AppendChat(ctx, store.ChatLine{Table: f.table, ID: 2, Channel: "players", Player: "p_elsewhere", Name: "bob",
+		Seat: 1, Text: "two", At: time.Now().UTC().Truncate(time.Millisecond)}, DefaultChatHistory); err != nil {
+		t.Fatal(err)
+	}
+	f.alice.send(map[string]any{"type": "chat", "table": f.table, "channel": "players", "text": "three"})
+	if m := nextChat(f.alice); m.str("type") != "chat" || m.str("text") != "three" || m.num("line") != 3 {
+		t.Fatalf("after line 2 was stored elsewhere, alice's line: %v, want line 3", m)
+	}
+	lines, err := st.ChatLines(ctx, f.table, 10)
+	if err != nil || len(lines) != 3 || lines[1].Text != "two" || lines[2].Text != "three" {
+		t.Errorf("stored lines %+v, %v; want one, two, three", lines, err)
+	}
+	if n := metricInt(t, f.ts.url, "cardroom_chat_resyncs_total"); n != 1 {
+		t.Errorf("cardroom_chat_resyncs_total = %d, want 1", n)
+	}
+	// Whoever watches now reads the three lines.
+	f.carol.send(map[string]any{"type": "watch", "table": f.table})
+	f.carol.expect("chat_settings", nil)
+	for _, want := range []string{"one", "two", "three"} {
+		if m := nextChat(f.carol); m.str("text") != want {
+			t.Errorf("carol's history line %v, want %q", m, want)
+		}
+	}
+}
