@@ -173,7 +173,7 @@ function botPanel() {
       h('p', { class: 'empty' }, t('bot.usage')))
     : null;
   const rows = (b.tokens || []).map((k) => h('tr', { 'data-testid': 'bot-token-' + k.id },
-    h('td', { 'data-label': t('bot.label') }, k.label || '—'),
+    h('td', { 'data-label': t('bot.token_label') }, k.label || '—'),
     h('td', { 'data-label': t('account.created') }, when(k.created)),
     h('td', { class: 'aside' }, h('button', {
       class: 'btn small secondary', type: 'button', 'data-testid': 'bot-revoke-' + k.id,
@@ -192,7 +192,7 @@ function botPanel() {
     b.bot ? [
       h('h3', {}, t('bot.tokens')),
       rows.length ? h('table', { class: 'list blocks', 'data-testid': 'bot-tokens' },
-        h('thead', {}, h('tr', {}, h('th', {}, t('bot.label')), h('th', {}, t('account.created')), h('th', {}))),
+        h('thead', {}, h('tr', {}, h('th', {}, t('bot.token_label')), h('th', {}, t('account.created')), h('th', {}))),
         h('tbody', {}, rows)) : h('p', { class: 'empty' }, t('bot.none')),
     ] : null,
     h('form', { class: 'row', onsubmit: issue, style: 'margin-top:.6rem' },
