@@ -41,6 +41,14 @@ import (
 	"cardroom/record"
 )
 
+// Bounds of a run: a run keeps every game's outcome in memory (a few
+// hundred bytes each, times the rotations), so a mistyped count is refused
+// rather than exhausting the memory.
+const (
+	MaxDeals   = 100_000
+	MaxWorkers = 1024
+)
+
 // Config describes an arena run.
 type Config struct {
 	Engine    game.Engine
@@ -146,8 +154,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("arena: no seats")
 	}
-	if cfg.Deals <= 0 {
-		return nil, fmt.Errorf("arena: deals must be positive")
+	if cfg.Deals <= 0 || cfg.Deals > MaxDeals {
+		return nil, fmt.Errorf("arena: deals must be 1 to %d, not %d", MaxDeals, cfg.Deals)
+	}
+	if cfg.Workers < 0 || cfg.Workers > MaxWorkers {
+		return nil, fmt.Errorf("arena: workers must be 0 (one per core) to %d, not %d", MaxWorkers, cfg.Workers)
 	}
 	st0, err := cfg.Engine.New(cfg.Options)
 	if err != nil {

@@ -141,3 +141,26 @@ func TestMeanCI(t *testing.T) {
 		t.Fatalf("empty: %+v", s)
 	}
 }
+
+// TestArenaBounds: counts out of range are refused before anything runs
+// (a mistyped --deals 99999999999 made the arena allocate its games and
+// die of memory).
+func TestArenaBounds(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		deals, workers int
+	}{
+		{"no deals", 0, 1},
+		{"negative deals", -3, 1},
+		{"too many deals", MaxDeals + 1, 1},
+		{"far too many deals", 99_999_999_999, 1},
+		{"negative workers", 1, -4},
+		{"too many workers", 1, MaxWorkers + 1},
+	} {
+		cfg := papayooCfg(t)
+		cfg.Deals, cfg.Workers = tc.deals, tc.workers
+		if rep, err := Run(context.Background(), cfg); err == nil || rep != nil {
+			t.Errorf("%s: report %v, error %v; want a refusal", tc.name, rep != nil, err)
+		}
+	}
+}

@@ -299,10 +299,12 @@ func cmdSelfplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cardroom: %v\n", err)
 		return 2
 	}
-	if *players > 0 {
+	// A negative count goes to the game, which refuses it by name (it
+	// was taken for the default).
+	if *players != 0 {
 		o["players"] = fmt.Sprint(*players)
 	}
-	if *rounds > 0 {
+	if *rounds != 0 {
 		g, _ := games.Get(e.Name())
 		if g.Rounds == "" {
 			fmt.Fprintf(stderr, "cardroom: %s has no rounds or hands option\n", e.Name())

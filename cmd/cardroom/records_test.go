@@ -364,3 +364,21 @@ func TestHandWrittenRecord(t *testing.T) {
 		t.Error("seat 1 still holds a card it passed")
 	}
 }
+
+// TestSelfplayBadCounts: a negative player or round count is refused with
+// the option's name (it was taken for the game's default).
+func TestSelfplayBadCounts(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--game", "papayoo", "--rounds", "-5"}, `rounds="-5"`},
+		{[]string{"--game", "papayoo", "--players", "-2"}, `players="-2"`},
+		{[]string{"--game", "pisyedili", "--rounds", "0", "--players", "1"}, `players="1"`},
+	} {
+		var out, errb bytes.Buffer
+		if code := cmdSelfplay(tc.args, &out, &errb); code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("selfplay %v: exit %d, %d bytes out, stderr %q; want 2, nothing, %s", tc.args, code, out.Len(), errb.String(), tc.want)
+		}
+	}
+}
