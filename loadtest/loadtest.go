@@ -245,8 +245,27 @@ type clientRun struct {
 	rejoining atomic.Bool
 }
 
+// Bounds of a run's counts: a mistyped count is refused before any
+// table is opened (-tables 99999999999 made the tool allocate its tables
+// and die of memory; a negative one panicked).
+const (
+	MaxTables = 100_000
+	MaxPace   = 1000 // moves a second per table
+	MaxSetup  = 4096
+)
+
 // Run performs a load run.
 func Run(ctx context.Context, cfg Config) (Report, error) {
+	switch {
+	case cfg.Tables < 1 || cfg.Tables > MaxTables:
+		return Report{}, fmt.Errorf("tables must be 1 to %d, not %d", MaxTables, cfg.Tables)
+	case cfg.BotTables < 0 || cfg.BotTables > MaxTables:
+		return Report{}, fmt.Errorf("bot tables must be 0 to %d, not %d", MaxTables, cfg.BotTables)
+	case !(cfg.Pace >= 0 && cfg.Pace <= MaxPace):
+		return Report{}, fmt.Errorf("pace must be 0 (as fast as possible) to %d moves a second, not %v", MaxPace, cfg.Pace)
+	case cfg.Setup < 0 || cfg.Setup > MaxSetup:
+		return Report{}, fmt.Errorf("setup must be 0 (the default) to %d tables at once, not %d", MaxSetup, cfg.Setup)
+	}
 	if cfg.Seats <= 0 {
 		cfg.Seats = 4
 	}

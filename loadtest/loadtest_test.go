@@ -150,3 +150,26 @@ func TestSelfStats(t *testing.T) {
 		t.Errorf("self stats %+v; want CPU 2s, the 100 new waits all under 1ms", st)
 	}
 }
+
+// TestRunBounds: counts out of range are refused by name before anything
+// is opened (no server is needed: nothing is dialled).
+func TestRunBounds(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Tables: 0}, "tables"},
+		{Config{Tables: -3}, "tables"},
+		{Config{Tables: MaxTables + 1}, "tables"},
+		{Config{Tables: 1, BotTables: -1}, "bot tables"},
+		{Config{Tables: 1, Pace: -1}, "pace"},
+		{Config{Tables: 1, Pace: math.NaN()}, "pace"},
+		{Config{Tables: 1, Pace: MaxPace + 1}, "pace"},
+		{Config{Tables: 1, Setup: MaxSetup + 1}, "setup"},
+	} {
+		tc.cfg.URL = "http://127.0.0.1:1" // nothing listens: a dial would fail otherwise
+		if _, err := Run(context.Background(), tc.cfg); err == nil || !strings.HasPrefix(err.Error(), tc.want+" must be") {
+			t.Errorf("%+v: %v; want a refusal naming %s", tc.cfg, err, tc.want)
+		}
+	}
+}
