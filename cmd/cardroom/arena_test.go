@@ -66,6 +66,13 @@ func TestArenaCommand(t *testing.T) {
 			t.Errorf("hint --seat %s: exit %d, %s; want %d and %q", c.seat, code, errOut, c.code, c.want)
 		}
 	}
+	// Search bounds out of range are refused (a mistyped count searched
+	// for hours; a negative one meant the default).
+	for _, args := range [][]string{{"--iterations", "99999999999"}, {"--iterations", "-1"}, {"--time", "-1s"}, {"--time", "2h"}} {
+		if _, errOut, code := runCLI(t, append([]string{"hint", "--seat", "1", rec}, args...)...); code != 2 || !strings.Contains(errOut, "want ") {
+			t.Errorf("hint %v: exit %d, %s; want 2 and the range", args, code, errOut)
+		}
+	}
 	if _, errOut, code := runCLI(t, "arena", "--game", "papayoo", "--seats", "medium,medium"); code != 2 || !strings.Contains(errOut, "2 seats given for 4 players") {
 		t.Fatalf("bad seat count: exit %d, %s", code, errOut)
 	}

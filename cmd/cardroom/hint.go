@@ -19,6 +19,12 @@ func init() {
 	register("hint", "rate the moves of the seat to act in a record with the hard bot", runHint)
 }
 
+// The hint command's search bounds.
+const (
+	maxHintIterations = 10_000_000
+	maxHintTime       = 10 * time.Minute
+)
+
 func runHint(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("hint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -36,6 +42,15 @@ func runHint(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(pos) != 1 {
 		fs.Usage()
+		return 2
+	}
+	// (A mistyped count would search for hours; a negative one meant the default.)
+	if *iters < 1 || *iters > maxHintIterations {
+		fmt.Fprintf(stderr, "hint: --iterations %d: want 1 to %d\n", *iters, maxHintIterations)
+		return 2
+	}
+	if *dur < 0 || *dur > maxHintTime {
+		fmt.Fprintf(stderr, "hint: --time %v: want 0 (iterations) to %v\n", *dur, maxHintTime)
 		return 2
 	}
 	data, err := os.ReadFile(pos[0])
