@@ -108,7 +108,7 @@ func runArena(args []string, stdout, stderr io.Writer) int {
 	start := time.Now()
 	rep, err := arena.Run(ctx, cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, "arena:", err)
+		fmt.Fprintln(stderr, "arena:", strings.TrimPrefix(err.Error(), "arena: "))
 		return 1
 	}
 	rep.Elapsed = time.Since(start)
@@ -147,7 +147,7 @@ func runGap(subjects []bot.Spec, field string, cfg arena.Config, runsFile string
 	defer stop()
 	gr, err := arena.RunGap(ctx, arena.GapConfig{Config: cfg, Field: fs, Subjects: subjects, Reuse: saved.Runs})
 	if err != nil {
-		fmt.Fprintln(stderr, "arena:", err)
+		fmt.Fprintln(stderr, "arena:", strings.TrimPrefix(err.Error(), "arena: "))
 		return 1
 	}
 	if runsFile != "" {
