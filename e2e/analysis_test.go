@@ -157,6 +157,19 @@ func TestAnalysisPanel(t *testing.T) {
 		t.Errorf("a reader who did not play opens the replay at seat %d, want the public view", s)
 	}
 	c.must(10*time.Second, "the seat button", waitVisible(tid("analysis-seat-0")))
+	// From alice's seat carol sees alice's hand, not "your hand", and no
+	// seat is marked as hers (there are seats).
+	c.setField("replay-seat", "0")
+	c.must(10*time.Second, "seat 0", pollFor[chromedp.Void](`window.cardroom.replay.data.seat === 0 && !window.cardroom.replay.busy`))
+	if title, _ := eval[string](c, `document.querySelector('.hand-area h3').textContent`); !strings.HasPrefix(title, "Hand of alice") {
+		t.Errorf("carol, replaying from alice's seat, reads the hand's title %q, want \"Hand of alice\"", title)
+	}
+	if n, _ := eval[int](c, `document.querySelectorAll('.seat[data-testid^=seat-]').length`); n != 3 {
+		t.Errorf("carol's replay shows %d seats, want 3", n)
+	}
+	if you, _ := eval[int](c, `[...document.querySelectorAll('.seat[data-testid^=seat-]')].filter((e) => e.textContent.includes('(you)')).length`); you != 0 {
+		t.Errorf("carol, replaying from alice's seat, sees %d seat(s) marked (you)", you)
+	}
 
 	// alice's replay opens at her seat: her hand face up, her analysis.
 	b.openReplay(id)
@@ -166,6 +179,9 @@ func TestAnalysisPanel(t *testing.T) {
 	b.must(30*time.Second, "the analysis drawn", pollFor[chromedp.Void](`(() => { const p = document.querySelector('[data-testid=analysis]'); return !!p && p.dataset.status === 'ready' && window.cardroom.replay.seat === 0; })()`))
 	if sel, _ := eval[string](b, `document.querySelector('[data-testid=replay-seat]').value`); sel != "0" {
 		t.Errorf("the seat switcher says %q, want seat 0", sel)
+	}
+	if title, _ := eval[string](b, `document.querySelector('.hand-area h3').textContent`); !strings.HasPrefix(title, "Your hand") {
+		t.Errorf("alice, replaying her own game, reads the hand's title %q, want \"Your hand\"", title)
 	}
 	steps, err := eval[[]int](b, `[...document.querySelectorAll('[data-testid=analysis-mark]')].map((m) => +m.dataset.step)`)
 	if err != nil {

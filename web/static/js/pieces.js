@@ -70,5 +70,11 @@ export function seatName(ctx, s) {
   const seat = (ctx.seats || []).find((x) => x.seat === s);
   let n = seat && seat.name ? seat.name : t('seat.n', { n: s + 1 });
   if (n.startsWith('bot:')) n = t('bot.name', { level: t('level.' + n.slice(4)), n: s + 1 });
-  return s === ctx.seat ? t('seat.you', { name: n }) : n;
+  return s === ctx.seat && !ctx.others ? t('seat.you', { name: n }) : n;
+}
+
+// handTitle names the hand shown at the bottom: "Your hand", or, in a
+// replay seen from another player's seat (ctx.others), that player's.
+export function handTitle(ctx) {
+  return ctx.others ? t('table.hand_of', { name: seatName(ctx, ctx.seat) }) : t('table.your_hand');
 }

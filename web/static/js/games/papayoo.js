@@ -1,7 +1,7 @@
 // Papayoo: the table, the score sheet and the moves in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, seatName, seatMark } from '../pieces.js';
+import { cardEl, seatName, seatMark, handTitle } from '../pieces.js';
 import { sortCards, suitIcon, suitOf, handClass } from '../cards.js';
 import { register } from '../games.js';
 
@@ -180,7 +180,7 @@ function render(ctx) {
   let hand = null;
   if (me >= 0 && v.hand) {
     const cards = sortCards(v.hand);
-    const row = h('div', { class: handClass(cards.length), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const row = h('div', { class: handClass(cards.length), 'data-testid': 'hand', role: 'group', 'aria-label': handTitle(ctx) });
     let prevSuit = null;
     cards.forEach((c, i) => {
       const s = suitOf(c);
@@ -217,7 +217,7 @@ function render(ctx) {
         onclick: () => { if (ui.sel.length === v.pass_size) ctx.move('pass ' + sortCards(ui.sel).join(' ')); },
       }, t('papayoo.pass_confirm', { n: ui.sel.length, k: v.pass_size })),
       h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'pass-clear', disabled: !ui.sel.length, onclick: () => { ui.sel = []; ctx.rerender(); } }, t('table.clear'))) : null;
-    hand = h('section', { class: 'hand-area', 'aria-label': t('table.your_hand') }, h('h3', {}, t('table.your_hand'), ` (${cards.length})`), row, controls);
+    hand = h('section', { class: 'hand-area', 'aria-label': handTitle(ctx) }, h('h3', {}, handTitle(ctx), ` (${cards.length})`), row, controls);
   }
   return { center, hand, status, sub, badges };
 }

@@ -1,7 +1,7 @@
 // Pis Yedili: the table, the score sheet and the moves in words.
 import { h } from '../dom.js';
 import { t, cardName } from '../i18n.js';
-import { cardEl, seatName, seatMark, flipEl } from '../pieces.js';
+import { cardEl, seatName, seatMark, flipEl, handTitle } from '../pieces.js';
 import { sortCards, suitIcon, rankOf, handClass } from '../cards.js';
 import { register, ruleSaid, optionFlag } from '../games.js';
 
@@ -146,7 +146,7 @@ function render(ctx) {
     const playable = new Set(plays.map((m) => m.split(' ')[1]));
     const hinted = ctx.hint && ctx.hint.startsWith('play ') ? ctx.hint.split(' ')[1] : null;
     const cards = sortCards(v.hand);
-    const row = h('div', { class: handClass(cards.length), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const row = h('div', { class: handClass(cards.length), 'data-testid': 'hand', role: 'group', 'aria-label': handTitle(ctx) });
     // Two decks: the second copy of a card gets its own key and name.
     const seen = {};
     cards.forEach((c) => {
@@ -192,7 +192,7 @@ function render(ctx) {
     // Escape anywhere in the hand (the picker, or the jack still focused)
     // closes the picker.
     const onkeydown = cancel ? (e) => { if (e.key === 'Escape') { e.stopPropagation(); cancel(); } } : undefined;
-    hand = h('section', { class: 'hand-area', 'aria-label': t('table.your_hand'), onkeydown }, h('h3', {}, t('table.your_hand'), ` (${cards.length})`), pickSuit, row, controls);
+    hand = h('section', { class: 'hand-area', 'aria-label': handTitle(ctx), onkeydown }, h('h3', {}, handTitle(ctx), ` (${cards.length})`), pickSuit, row, controls);
   }
   return { center, hand, status, sub, badges };
 }

@@ -8,7 +8,7 @@
 // player then picks one of them, said in words.
 import { h } from '../dom.js';
 import { t, cardName, has } from '../i18n.js';
-import { cardEl, seatName, seatMark, flipEl } from '../pieces.js';
+import { cardEl, seatName, seatMark, flipEl, handTitle } from '../pieces.js';
 import { sortCards, SUIT_COLOR, sameCards, suitIcon, handClass } from '../cards.js';
 import { register, ruleSaid, optionFlag } from '../games.js';
 
@@ -456,7 +456,7 @@ function render(ctx) {
   // Hand and actions.
   let handArea = null;
   if (me >= 0 && v.hand) {
-    const row = h('div', { class: handClass(hand.length), 'data-testid': 'hand', role: 'group', 'aria-label': t('table.your_hand') });
+    const row = h('div', { class: handClass(hand.length), 'data-testid': 'hand', role: 'group', 'aria-label': handTitle(ctx) });
     const canAct = taking || parsed.some((m) => m.verb === 'meld' || m.verb === 'layoff' || m.verb === 'discard');
     hand.forEach((it) => {
       const sel = ui.sel.includes(it.key);
@@ -498,8 +498,8 @@ function render(ctx) {
       kind ? h('button', { class: 'btn small secondary', type: 'button', 'data-testid': 'meld-kind-back', onclick: () => { ui.kind = null; ctx.rerender(); } }, t('nav.back')) : null,
       h('button', { class: 'btn small secondary', type: 'button', onclick: () => { ui.choice = null; ui.kind = null; ctx.rerender(); } }, t('table.cancel'))) : null;
     const helpLine = layCands.length ? h('p', { class: 'meta', 'data-testid': 'layoff-help' }, t('rum500.pick_meld')) : null;
-    handArea = h('section', { class: 'hand-area', 'aria-label': t('table.your_hand') },
-      h('h3', {}, t('table.your_hand'), ` (${hand.length})`), row, controls, choiceBox, helpLine,
+    handArea = h('section', { class: 'hand-area', 'aria-label': handTitle(ctx) },
+      h('h3', {}, handTitle(ctx), ` (${hand.length})`), row, controls, choiceBox, helpLine,
       suggestions.length ? h('div', { class: 'offer', 'data-testid': 'meld-suggestions' }, h('span', {}, t('rum500.can_meld'), ' '),
         suggestions.map((m, i) => h('button', { class: 'btn small', type: 'button', 'data-testid': 'meld-option', 'data-key': 'mo' + i, 'data-move': m.text, onclick: () => ctx.move(m.text) }, m.cards.map(tokName).join(' · ')))) : null);
   }

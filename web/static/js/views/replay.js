@@ -148,6 +148,7 @@ async function ownSeat(r) {
   try {
     const sum = await api('GET', '/api/tables/' + encodeURIComponent(r.id) + inviteQuery(r));
     const mine = (Array.isArray(sum && sum.seats) ? sum.seats : []).filter((s) => s && s.player === me && Number.isInteger(s.seat) && s.seat >= 0).map((s) => s.seat);
+    r.mine = mine;
     if (mine.length && r.seat === -1 && !r.data) r.seat = Math.min(...mine);
   } catch { /* the public view */ }
 }
@@ -332,6 +333,9 @@ export function renderReplay() {
   const st = { table: d.table, game: d.game, seat: d.seat, view: v, legal: [], to_act: v.to_act || [], seats, status: d.result ? 'finished' : 'playing', result: d.result, options };
   const mod = game(d.game);
   const ctx = ctxFor(st, tb, true, renderReplay);
+  // Another player's seat is not "you" and its hand not "your hand"
+  // (pieces.js seatName, handTitle).
+  ctx.others = !(r.mine || []).includes(d.seat);
   // The history up to this step, and what the step brought: a trick that
   // closed here is drawn finished (ctx.pace.trick), as the table shows it
   // before the winner leads again.
