@@ -897,3 +897,78 @@ func TestFinalPlacesShared(t *testing.T) {
 	}
 	e.checkJS()
 }
+
+// TestHistoryListIncremental: a state that brings one history entry builds
+// one list item and keeps the others (every item was built again for
+// every draw: half of a draw's time with 400 entries), an entry replaced
+// at its index is drawn anew, a language change redraws every item in the
+// new language, and past 400 entries the oldest leave the list and the
+// "earlier" line counts them.
+func TestHistoryListIncremental(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.login("alice")
+	fakeTable(t, b, "t_fakehistlist")
+	type listState struct {
+		Texts  []string
+		Same   bool // the marked item is the element it was
+		Marked int  // items still carrying the mark
+	}
+	var got listState
+	step := func(js string) listState {
+		t.Helper()
+		var out listState
+		runAsync(t, b, 20*time.Second, js+`
+		  await __sleep(150);
+		  const items = [...document.querySelectorAll('[data-testid=history] li')];
+		  return JSON.stringify({Texts: items.map((li) => li.textContent), Same: items.includes(window.__marked), Marked: items.filter((li) => li.__mark).length});`, &out)
+		return out
+	}
+	got = step(`
+	  const e = (i) => ({kind: 'play', seat: i % 3, cards: [(i % 9 + 1) + 'S']});
+	  window.__e = e;
+	  __send({seq: 10, to_act: [1], history: {from: 0, entries: [0, 1, 2, 3, 4].map(e)}, view: __pv({})});`)
+	if len(got.Texts) != 5 || got.Texts[0] != "alice (you) played 1 of spades." {
+		t.Fatalf("five entries drawn as %q", got.Texts)
+	}
+	got = step(`
+	  const marks = [...document.querySelectorAll('[data-testid=history] li')];
+	  marks.forEach((li) => { li.__mark = true; });
+	  window.__marked = marks[2];
+	  // Count the history items built (h() sets data-key "e<index>").
+	  window.__built = 0;
+	  const set = Element.prototype.setAttribute;
+	  Element.prototype.setAttribute = function (k, v) { if (k === 'data-key' && /^e\d+$/.test(v)) window.__built++; return set.call(this, k, v); };
+	  __send({seq: 11, to_act: [1], history: {from: 5, entries: [__e(5)]}, view: __pv({points: [1, 0, 0]})});
+	  await __sleep(150);
+	  Element.prototype.setAttribute = set;`)
+	if len(got.Texts) != 6 || !got.Same || got.Marked != 5 || !strings.HasSuffix(got.Texts[5], "played 6 of spades.") {
+		t.Errorf("after one more entry: %d items %q, the marked one kept %v, %d of 5 kept", len(got.Texts), got.Texts, got.Same, got.Marked)
+	}
+	if built, _ := eval[int](b, `window.__built`); built != 1 {
+		t.Errorf("a state that brought one entry built %d history items, want 1", built)
+	}
+	// Entry 3 replaced (a new object at its index; the message resends
+	// the entries after it, the same).
+	got = step(`
+	  const list = window.cardroom.tables.get('t_fakehistlist').history;
+	  __send({seq: 12, to_act: [1], history: {from: 3, entries: [{kind: 'play', seat: 0, cards: ['9H']}, list[4], list[5]]}, view: __pv({points: [2, 0, 0]})});`)
+	if len(got.Texts) != 6 || got.Texts[3] != "alice (you) played 9 of hearts." || !strings.HasSuffix(got.Texts[5], "played 6 of spades.") {
+		t.Errorf("after entry 3 was replaced: %q", got.Texts)
+	}
+	b.setLang("pl")
+	got = step(``)
+	if len(got.Texts) != 6 || got.Texts[0] != "alice (ty): zagrana karta 1 pik." || got.Texts[3] != "alice (ty): zagrana karta 9 kier." {
+		t.Errorf("in Polish: %q", got.Texts)
+	}
+	b.setLang("en")
+	// Past 400 entries: the newest 400 and a line for the rest.
+	got = step(`
+	  const more = [];
+	  for (let i = 6; i < 405; i++) more.push(__e(i));
+	  __send({seq: 13, to_act: [1], history: {from: 6, entries: more}, view: __pv({points: [3, 0, 0]})});`)
+	if len(got.Texts) != 401 || got.Texts[0] != "… 5 earlier moves" || !strings.HasSuffix(got.Texts[400], "played 9 of spades.") {
+		t.Errorf("405 entries: %d items, first %q, last %q; want the 'earlier' line and 400", len(got.Texts), got.Texts[0], got.Texts[len(got.Texts)-1])
+	}
+	e.checkJS()
+}

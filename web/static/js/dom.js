@@ -161,7 +161,7 @@ function patch(a, b) {
   const face = b.getAttribute('data-face');
   if (face !== null && face === a.getAttribute('data-face')) return;
   for (const at of [...a.attributes]) {
-    if (!b.hasAttribute(at.name)) a.removeAttribute(at.name);
+    if (!b.hasAttribute(at.name) && at.name !== 'data-base') a.removeAttribute(at.name);
   }
   for (const at of b.attributes) {
     if (at.name === 'style') {
@@ -180,7 +180,9 @@ function patch(a, b) {
     morphChildren(a, [...b.childNodes]);
     const opt = [...a.options].find((o) => o.hasAttribute('selected'));
     if (opt && a !== document.activeElement) a.value = opt.value;
-  } else {
+  } else if (!(b.hasAttribute('data-sync') && !b.firstChild)) {
+    // (An empty element marked data-sync keeps the live one's children:
+    // its owner brings them up to date itself, history.js.)
     morphChildren(a, [...b.childNodes]);
   }
   const on = b[ON];

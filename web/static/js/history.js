@@ -2,7 +2,7 @@
 // (docs/protocol.md, "history"), kept per table, and the panel that shows
 // them in the player's language, newest at the bottom.
 import { h } from './dom.js';
-import { t } from './i18n.js';
+import { t, currentLang } from './i18n.js';
 import { seatName } from './pieces.js';
 import { game } from './games.js';
 
@@ -56,32 +56,88 @@ const SHOWN = 400;
 // keeps its scroll at the newest entry unless the reader scrolled up
 // (ui.histUp, set by its scroll handler; keepScrolled restores it after a
 // render).
+//
+// The list is drawn empty, marked data-sync (morph() then leaves the live
+// list's items alone, dom.js), and its items are brought up to date on
+// the page by keepScrolled, after the page is drawn: only the entries the
+// state brought are built (and the oldest dropped past SHOWN). Building
+// all 400 items a draw was half of a draw's time in a long game.
 export function historyPanel(ctx, tb, upto) {
   const list = tb.history || [];
   const n = Math.min(upto, list.length);
-  const items = [];
   const first = Math.max(0, n - SHOWN);
-  if (first > 0) items.push(h('li', { 'data-key': 'earlier', class: 'meta' }, t('history.earlier', { n: first })));
-  for (let i = first; i < n; i++) {
-    const e = list[i];
-    if (!e) continue;
-    items.push(h('li', { 'data-key': 'e' + i, 'data-testid': 'history-entry', 'data-kind': e.kind, 'data-seat': e.seat, class: e.by ? 'by-bot' : '' },
-      describeEntry(ctx.game, e, ctx), e.by ? ' ' : null, byMark(e)));
-  }
   const ui = tb.ui;
+  let any = false;
+  for (let i = first; i < n && !any; i++) any = !!list[i];
+  ui.histSync = any ? { ctx, tb, first, n } : null;
   return h('section', { class: 'panel history-panel', 'aria-labelledby': 'history-h' },
     h('h3', { id: 'history-h' }, t('history.title')),
-    items.length
+    any
       ? h('ol', {
-        class: 'log history', 'data-testid': 'history', tabindex: '0', 'aria-label': t('history.title'),
+        class: 'log history', 'data-testid': 'history', tabindex: '0', 'aria-label': t('history.title'), 'data-sync': '',
         onscroll: (ev) => { const el = ev.currentTarget; ui.histUp = el.scrollTop + el.clientHeight < el.scrollHeight - 8; },
-      }, items)
+      })
       : h('p', { class: 'meta', 'data-testid': 'history-empty' }, t('history.empty')));
 }
 
-// keepScrolled scrolls the history to its newest entry, unless the reader
-// scrolled up to read older ones.
+// ids numbers a table's data and its history entries, so that the live
+// list can tell an entry replaced at its index (a new object) from the
+// one it shows.
+const ids = new WeakMap();
+let lastId = 0;
+function idOf(o) {
+  let id = ids.get(o);
+  if (id === undefined) { id = ++lastId; ids.set(o, id); }
+  return id;
+}
+
+function entryItem(ctx, e, i) {
+  return h('li', { 'data-key': 'e' + i, 'data-id': idOf(e), 'data-testid': 'history-entry', 'data-kind': e.kind, 'data-seat': e.seat, class: e.by ? 'by-bot' : '' },
+    describeEntry(ctx.game, e, ctx), e.by ? ' ' : null, byMark(e));
+}
+
+// syncHistory makes the live list show entries [first, n) as
+// historyPanel asked: everything again when what the items are said with
+// changed (the language, the seat seen from, the names), else only the
+// entries it lacks or shows an older object of, the oldest dropped.
+function syncHistory(el, s) {
+  const { ctx, tb, first, n } = s;
+  const list = tb.history || [];
+  const names = (ctx.seats || []).map((x) => x.name + (x.account ? '+' : '')).join('\u0001');
+  const base = [idOf(tb), currentLang(), ctx.game, ctx.seat, ctx.others ? 1 : 0, names].join('|');
+  if (el.getAttribute('data-base') !== base) {
+    el.replaceChildren();
+    el.setAttribute('data-base', base);
+  }
+  // The live items by index; the ones out of the window or stale go.
+  const have = new Map();
+  for (const li of [...el.children]) {
+    const k = li.getAttribute('data-key') || '';
+    const i = k.startsWith('e') ? +k.slice(1) : -1;
+    if (i >= first && i < n && list[i] && +li.getAttribute('data-id') === idOf(list[i])) have.set(i, li);
+    else li.remove();
+  }
+  // In order: each missing item goes before the next one the list has.
+  let cursor = el.firstChild;
+  if (first > 0) {
+    const earlier = h('li', { 'data-key': 'earlier', class: 'meta' }, t('history.earlier', { n: first }));
+    el.insertBefore(earlier, cursor);
+  }
+  for (let i = first; i < n; i++) {
+    const e = list[i];
+    if (!e) continue;
+    const li = have.get(i);
+    if (li) { cursor = li.nextSibling; continue; }
+    el.insertBefore(entryItem(ctx, e, i), cursor);
+  }
+}
+
+// keepScrolled brings the history list's items up to date (historyPanel)
+// and scrolls it to its newest entry, unless the reader scrolled up to
+// read older ones.
 export function keepScrolled(root, ui) {
   const el = root.querySelector('[data-testid=history]');
+  if (el && ui.histSync) syncHistory(el, ui.histSync);
+  ui.histSync = null;
   if (el && !ui.histUp) el.scrollTop = el.scrollHeight;
 }
