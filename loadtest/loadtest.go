@@ -576,7 +576,7 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 		runs[s%nc].seats = append(runs[s%nc].seats, s)
 	}
 	// Replies during setup arrive on the readers.
-	created := make(chan string, 1)
+	created := make(chan createAnswer, 1)
 	joined := make(chan error, n)
 	for k, c := range clients {
 		go r.read(t, c, runs[k], created, joined)
@@ -586,12 +586,17 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 		return nil, err
 	}
 	select {
-	case id := <-created:
-		if id == "" {
+	case a := <-created:
+		if a.err != nil {
+			// (The server's per-address bounds refuse a load run's
+			// tables unless it is started without them: docs/server.md.)
+			return nil, fmt.Errorf("create refused: %s: %s", a.err.Code, a.err.Message)
+		}
+		if a.id == "" {
 			return nil, errors.New("create refused")
 		}
 		t.mu.Lock()
-		t.id = id
+		t.id = a.id
 		t.mu.Unlock()
 	case <-time.After(30 * time.Second):
 		return nil, errors.New("no answer to create")
@@ -617,7 +622,13 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 // It decodes a state's head only (protocol.DecodeStateHead): the view is
 // scanned, not built.
 // With Config.Reconnect, a socket lost during the run starts a reconnect.
-func (r *runner) read(t *tableRun, c *protocol.Client, cr *clientRun, created chan string, joined chan error) {
+// createAnswer is the answer to a table's create: its id, or the refusal.
+type createAnswer struct {
+	id  string
+	err *protocol.ErrorMsg
+}
+
+func (r *runner) read(t *tableRun, c *protocol.Client, cr *clientRun, created chan createAnswer, joined chan error) {
 	ctx := context.Background()
 	owner := cr.k == 0
 	var buf []byte // reused: each message is done with before the next
@@ -646,7 +657,7 @@ func (r *runner) read(t *tableRun, c *protocol.Client, cr *clientRun, created ch
 			json.Unmarshal(in.Raw, &m)
 			if owner {
 				select {
-				case created <- m.Table:
+				case created <- createAnswer{id: m.Table}:
 				default:
 				}
 			}
@@ -671,6 +682,20 @@ func (r *runner) read(t *tableRun, c *protocol.Client, cr *clientRun, created ch
 				default:
 				}
 				continue
+			}
+			if owner {
+				// A refused create: setupTable says why (it waited 30 s
+				// and said "no answer").
+				t.mu.Lock()
+				creating := t.id == ""
+				t.mu.Unlock()
+				if creating {
+					select {
+					case created <- createAnswer{err: &m}:
+					default:
+					}
+					continue
+				}
 			}
 			switch {
 			case m.Code == protocol.Busy || m.Code == protocol.Illegal || m.Code == protocol.NotYourTurn || m.Code == protocol.GameOver:

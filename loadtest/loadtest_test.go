@@ -173,3 +173,20 @@ func TestRunBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestRunCreateRefused: a server that refuses a table (here its bound of
+// open tables per address, 15 by default, which a load run from one
+// address passes unless the server is started without it) fails the run
+// at once with the server's words; the tool waited 30 s and said "no
+// answer to create".
+func TestRunCreateRefused(t *testing.T) {
+	url := startServer(t, nil)
+	start := time.Now()
+	_, err := Run(context.Background(), Config{URL: url, Tables: 20, Clients: 1, Pace: 20, Duration: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "create refused: rate_limited") || !strings.Contains(err.Error(), "open tables") {
+		t.Fatalf("20 tables from one address: %v; want the refusal of the 16th", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("the refusal took %v", d)
+	}
+}
