@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -71,6 +72,16 @@ func TestLeaderboard(t *testing.T) {
 		t.Errorf("leaderboard rows = %q; want bot:random (BOT) first, then bob (provisional)", rows)
 	}
 	b.screenshot("leaderboard")
+	// The table fits every screen, in every language.
+	for _, v := range sizes {
+		b.resize(v)
+		for _, lang := range langs {
+			b.setLang(lang)
+			b.checkFits(fmt.Sprintf("leaderboard (%s, %s)", lang, v.name))
+		}
+	}
+	b.resize(desktop)
+	b.setLang("en")
 	// Another game's tab: nobody yet.
 	b.must(10*time.Second, "switch game", clickOn(tid("ratings-game-rum500")), waitVisible(tid("ratings-empty")))
 	e.checkJS()

@@ -45,7 +45,13 @@ async function load() {
 // profileLink is a player's name as a link to their profile (the
 // leaderboard and the header use it).
 export function profileLink(player, name, attrs = {}) {
-  return h('a', { href: '#/players/' + encodeURIComponent(player), ...attrs }, name || player);
+  return h('a', { href: '#/players/' + encodeURIComponent(player), ...attrs }, playerName(name || player));
+}
+
+// playerName says a rated player's name: a bot level's pseudo-player
+// ("bot:medium") in the reader's language, like its seats.
+export function playerName(name) {
+  return typeof name === 'string' && name.startsWith('bot:') ? t('bot.short', { level: t('level.' + name.slice(4)) }) : name;
 }
 
 function dateText(iso, withTime) {
@@ -205,7 +211,7 @@ export function renderProfile() {
       view.missing ? t('profile.missing') : t('profile.loading')));
   } else {
     const mine = app.me && app.me.player === p.player;
-    parts.push(h('h1', { 'data-testid': 'profile-name' }, p.name,
+    parts.push(h('h1', { 'data-testid': 'profile-name' }, playerName(p.name),
       p.bot ? h('span', { class: 'badge', style: 'margin-left:.5rem', title: t('ratings.bot_title') }, t('ratings.bot')) : null));
     const since = p.account && p.member_since ? t('profile.member_since', { date: dateText(p.member_since) }) : t('profile.guest');
     parts.push(h('p', { 'data-testid': 'profile-since' }, since,
