@@ -404,6 +404,22 @@ func TestLayoutFitsEverywhere(t *testing.T) {
 			b.shot(dir, "lobby-"+v.name+"-pl")
 		}
 	})
+	// The lobby with the tournament form open: it fits, and it keeps its
+	// box below its toggle (a phone's one-column lobby turned every
+	// "stack" inside it into no box at all, the form's first field
+	// stuck to the toggle).
+	b.must(10*time.Second, "the tournament form", clickOn(tid("tournament-new")), waitVisible(tid("tournament-create")))
+	everywhere("tournament form", func(lang string, v viewport) {
+		gap, err := eval[float64](b, `(() => {
+		  const f = document.querySelector('[data-testid=tournament-form]'), tg = document.querySelector('[data-testid=tournament-new]');
+		  return f.getBoundingClientRect().height ? f.querySelector('label').getBoundingClientRect().top - tg.getBoundingClientRect().bottom : -1;
+		})()`)
+		if err != nil || gap < 8 {
+			t.Errorf("tournament form (%s, %s): %.1f px between its toggle and its first field (-1: the form has no box), want 8 or more; %v", lang, v.name, gap, err)
+		}
+	})
+	b.resize(desktop)
+	b.must(10*time.Second, "close the tournament form", clickOn(tid("tournament-new")), waitGone(tid("tournament-create")))
 	for _, game := range sortedGames() {
 		g := gameTests[game]
 		b.resize(desktop)

@@ -69,7 +69,7 @@ function drawPanel(box, list) {
     class: 'btn small' + (form.open ? ' secondary' : ''), type: 'button', 'data-testid': 'tournament-new', 'aria-expanded': String(form.open),
     onclick: () => { form.open = !form.open; drawPanel(box, list); },
   }, form.open ? t('tournament.cancel') : t('tournament.new'));
-  replace(box, rows, h('div', { class: 'quick', style: 'margin-top:.6rem' }, toggle), form.open ? createForm(box, list) : null);
+  replace(box, rows, h('div', { class: 'row', style: 'margin-top:.6rem' }, toggle), form.open ? createForm(box, list) : null);
 }
 
 function numberField(id, label, value, min, max, set) {
