@@ -292,12 +292,18 @@ func (h *chatHub) say(ctx context.Context, t *table.Table, c *conn, m *protocol.
 	}
 	if st := h.store(); st != nil {
 		err := st.AppendChat(ctx, l, h.cfg.History)
-		if err != nil && h.resync(ctx, st, r, t.ID()) {
-			// Another writer took the line's number (this room's count
-			// was stale: a table that moved between the nodes of a
-			// cluster and back): once more, after the stored lines.
-			l.ID = r.next + 1
-			err = st.AppendChat(ctx, l, h.cfg.History)
+		if err != nil {
+			if missed := h.resync(ctx, st, r, t.ID()); len(missed) > 0 {
+				// Another writer took the line's number (this room's
+				// count was stale: a table that moved between the nodes
+				// of a cluster and back): the members get the lines they
+				// missed, and the line is stored once more after them.
+				for _, ml := range missed {
+					h.deliver(r, sum, ml)
+				}
+				l.ID = r.next + 1
+				err = st.AppendChat(ctx, l, h.cfg.History)
+			}
 		}
 		if err != nil {
 			h.s.log.Warn("chat: line not stored", "table", t.ID(), "err", err)
@@ -311,33 +317,45 @@ func (h *chatHub) say(ctx context.Context, t *table.Table, c *conn, m *protocol.
 		r.lines = append(r.lines[:0], r.lines[over:]...)
 	}
 	h.lines.Add(1)
+	h.deliver(r, sum, msg)
+	return nil
+}
+
+// deliver sends a line to the room's members who read its channel (a
+// player who hides the spectators' channel does not get its lines). r.mu
+// is held.
+func (h *chatHub) deliver(r *chatRoom, sum *table.Summary, msg protocol.ChatMsg) {
 	b := marshalMsg(msg)
 	for mc, mm := range r.members {
-		if m.Channel == protocol.ChannelSpectators && mm.hideSpectators {
+		if msg.Channel == protocol.ChannelSpectators && mm.hideSpectators {
 			if _, p := seated(sum, mc.sess.Player); p {
 				continue
 			}
 		}
 		mc.Send(b)
 	}
-	return nil
 }
 
 // resync reloads a room's lines from the store after a line could not be
-// stored, and reports whether the store had lines this room did not (its
-// next number was taken). r.mu is held.
-func (h *chatHub) resync(ctx context.Context, st store.Chat, r *chatRoom, tableID string) bool {
+// stored, and returns the stored lines this room did not have (none: its
+// next number was not taken, the failure was another). r.mu is held.
+func (h *chatHub) resync(ctx context.Context, st store.Chat, r *chatRoom, tableID string) []protocol.ChatMsg {
 	lines, err := st.ChatLines(ctx, tableID, h.cfg.History)
 	if err != nil || len(lines) == 0 || lines[len(lines)-1].ID <= r.next {
-		return false
+		return nil
 	}
+	var missed []protocol.ChatMsg
 	r.lines = r.lines[:0]
 	for _, l := range lines {
-		r.lines = append(r.lines, lineMsg(l))
+		m := lineMsg(l)
+		r.lines = append(r.lines, m)
+		if l.ID > r.next {
+			missed = append(missed, m)
+		}
 	}
 	r.next = lines[len(lines)-1].ID
 	h.resyncs.Add(1)
-	return true
+	return missed
 }
 
 // settings handles chat_settings: the sender's own choice of showing the

@@ -285,13 +285,15 @@ func TestChatReportsPerIP(t *testing.T) {
 
 // TestChatLineNumberTaken: a room whose count of lines is stale (another
 // writer stored a line under the next number: in a cluster, the table
-// served by another node for a while) reloads the stored lines and stores
-// the new line after them, instead of refusing every line with
-// "unavailable" until everyone left the room.
+// served by another node for a while) reloads the stored lines, sends its
+// members the ones they missed and stores the new line after them,
+// instead of refusing every line with "unavailable" until everyone left
+// the room.
 func TestChatLineNumberTaken(t *testing.T) {
 	f := newChatFixture(t, Config{})
 	f.alice.send(map[string]any{"type": "chat", "table": f.table, "channel": "players", "text": "one"})
 	f.alice.expect("chat", isChat("one"))
+	f.bob.expect("chat", isChat("one"))
 	st := f.ts.s.store.(store.Chat)
 	ctx := context.Background()
 	// Line 2, written elsewhere.
@@ -300,8 +302,14 @@ func TestChatLineNumberTaken(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.alice.send(map[string]any{"type": "chat", "table": f.table, "channel": "players", "text": "three"})
-	if m := nextChat(f.alice); m.str("type") != "chat" || m.str("text") != "three" || m.num("line") != 3 {
-		t.Fatalf("after line 2 was stored elsewhere, alice's line: %v, want line 3", m)
+	// The room's members get the line they missed, then the new one.
+	for _, c := range []*client{f.alice, f.bob} {
+		if m := nextChat(c); m.str("type") != "chat" || m.str("text") != "two" || m.num("line") != 2 {
+			t.Fatalf("%s: after line 2 was stored elsewhere, the next line: %v, want the missed line 2", c.sess.Name, m)
+		}
+		if m := nextChat(c); m.str("type") != "chat" || m.str("text") != "three" || m.num("line") != 3 {
+			t.Fatalf("%s: then %v, want alice's line as line 3", c.sess.Name, m)
+		}
 	}
 	lines, err := st.ChatLines(ctx, f.table, 10)
 	if err != nil || len(lines) != 3 || lines[1].Text != "two" || lines[2].Text != "three" {
