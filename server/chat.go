@@ -290,6 +290,15 @@ func (h *chatHub) say(ctx context.Context, t *table.Table, c *conn, m *protocol.
 	if !isPlayer {
 		l.Seat = -1
 	}
+	if h.s.cl != nil {
+		// A chat line is not fenced in the store as moves are: the lease
+		// is checked first, so that a node that lost the table without
+		// noticing yet does not write to it.
+		if err := h.s.cl.confirm(ctx, t.ID()); err != nil {
+			h.s.log.Warn("chat: line refused, the lease is not confirmed", "table", t.ID(), "err", err)
+			return &table.Error{Code: protocol.Unavailable, Msg: "the table is moving to another server: retry in a moment"}
+		}
+	}
 	if st := h.store(); st != nil {
 		err := st.AppendChat(ctx, l, h.cfg.History)
 		if err != nil {

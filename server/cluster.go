@@ -320,6 +320,30 @@ func (cl *clusterNode) stopped(id string, epoch int64) {
 	}
 }
 
+// confirm checks, in the store, that this node still holds the table's
+// lease (renewing it), before a write that is not fenced in the store
+// itself (a chat line): a node that lost the table without noticing yet
+// is refused, and gives the table up. A table this node does not own is
+// refused too.
+func (cl *clusterNode) confirm(ctx context.Context, id string) error {
+	cl.mu.Lock()
+	o := cl.owned[id]
+	var epoch int64
+	if o != nil && !o.lost {
+		epoch = o.epoch
+	}
+	cl.mu.Unlock()
+	if epoch == 0 {
+		return store.ErrFenced
+	}
+	err := cl.leases.Renew(ctx, id, cl.cfg.Node, epoch, cl.cfg.LeaseTTL)
+	if errors.Is(err, store.ErrFenced) {
+		cl.fenced.Add(1)
+		go cl.lose(id, epoch, "its lease was lost (a chat line was refused)")
+	}
+	return err
+}
+
 // lose stops a table whose lease (of that epoch) this node no longer
 // holds, and closes the connections watching it here so that they
 // reconnect and reach the new owner. A late word about an older lease (a

@@ -935,3 +935,42 @@ func TestClusterOldRunEndsAlone(t *testing.T) {
 		t.Error("the stopped run's lease is still held: it was not released")
 	}
 }
+
+// TestClusterChatFenced: a chat line is written only while the node holds
+// the table's lease (a move is fenced in the store; a chat line is checked
+// against the lease first): a node that lost the lease without noticing
+// refuses the line as unavailable, stores nothing, and gives the table up.
+func TestClusterChatFenced(t *testing.T) {
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	n := startClusterNode(t, "n1", u, natsURL, nil)
+	cl := n.s.cl
+	alice := dial(t, n.url, newSession(t, n.url, "alice"))
+	defer alice.close()
+	id := alice.createTable(map[string]any{"game": "papayoo", "seat": 0})
+	alice.expect("chat_settings", nil)
+	alice.send(map[string]any{"type": "chat", "table": id, "channel": "players", "text": "one"})
+	alice.expect("chat", isChat("one"))
+	cl.mu.Lock()
+	epoch := cl.owned[id].epoch
+	cl.mu.Unlock()
+	// The lease ends behind the node's back (as if it expired while the
+	// node was stopped).
+	if err := cl.leases.Release(context.Background(), id, "n1", epoch); err != nil {
+		t.Fatal(err)
+	}
+	alice.send(map[string]any{"type": "chat", "table": id, "channel": "players", "text": "two"})
+	if m := nextChat(alice); m.str("type") != "error" || m.str("code") != string(protocol.Unavailable) {
+		t.Fatalf("a chat line after the lease was lost: %v, want unavailable", m)
+	}
+	lines, err := n.s.store.(store.Chat).ChatLines(context.Background(), id, 10)
+	if err != nil || len(lines) != 1 {
+		t.Errorf("stored lines %+v, %v; want only the first", lines, err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); metricInt(t, n.url, "cardroom_cluster_leases_lost_total") < 1; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the node did not give the table up")
+		}
+	}
+}
