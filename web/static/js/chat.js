@@ -149,7 +149,7 @@ function content(st, c) {
         c.draft = '';
       },
     },
-    h('input', { type: 'text', maxlength: String(MAX_TEXT), 'data-testid': 'chat-input', 'aria-label': me ? t('chat.say_players') : t('chat.say_spectators'),
+    h('input', { class: 'grow', type: 'text', maxlength: String(MAX_TEXT), 'data-testid': 'chat-input', 'aria-label': me ? t('chat.say_players') : t('chat.say_spectators'),
       placeholder: me ? t('chat.say_players') : t('chat.say_spectators'), value: c.draft, oninput: (e) => { c.draft = e.target.value; } }),
     h('button', { class: 'btn small', type: 'submit', 'data-testid': 'chat-send' }, t('chat.send'))) : h('p', { class: 'sub', 'data-testid': 'chat-off' }, t('chat.spectators_off')),
     canWrite ? h('div', { class: 'row', 'data-testid': 'chat-phrases' },
