@@ -886,6 +886,24 @@ func TestFinalPlacesShared(t *testing.T) {
 	if got := places(six); !maps.Equal(got, want) {
 		t.Errorf("Papayoo, four winners at 0: places %v, want %v", got, want)
 	}
+	// The column heads on a small phone break between words only (a rule
+	// for the leaderboard broke the Turkish "TOPLAM" into "TOPL AM").
+	b.resize(smallPhone)
+	for _, lang := range langs {
+		b.setLang(lang)
+		b.settle()
+		broken, err := eval[[]string](b, `[...document.querySelectorAll('[data-testid=final-scores] th')].filter((th) => {
+		  const r = document.createRange();
+		  r.selectNodeContents(th);
+		  const lines = new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size;
+		  return lines > th.textContent.trim().split(/\s+/).length;
+		}).map((th) => th.textContent)`)
+		if err != nil || len(broken) > 0 {
+			t.Errorf("%s, small phone: column heads broken inside a word: %q %v", lang, broken, err)
+		}
+	}
+	b.resize(desktop)
+	b.setLang("en")
 	// A game where more is better: one winner, two level behind.
 	b.must(10*time.Second, "close", clickOn(tid("final-close")), waitGone(tid("final-scores")))
 	fakeTable(t, b, "t_fakeplaces2")
