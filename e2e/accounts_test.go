@@ -213,15 +213,7 @@ func TestBotAccountPage(t *testing.T) {
 	a.screenshot("account-bot")
 	// The page fits every screen: the tokens and the sessions one block
 	// each on a phone (their columns made it 368 px wide at 360 in Polish).
-	for _, v := range sizes {
-		a.resize(v)
-		for _, lang := range langs {
-			a.setLang(lang)
-			a.checkFits(fmt.Sprintf("bot account (%s, %s)", lang, v.name))
-		}
-	}
-	a.resize(desktop)
-	a.setLang("en")
+	a.checkFitsEverywhere("bot account")
 	tok, _ := eval[string](a, `document.querySelector('[data-testid=bot-fresh-token]').value`)
 	if !strings.HasPrefix(tok, protocol.BotTokenPrefix) || len(tok) != len(protocol.BotTokenPrefix)+64 {
 		t.Fatalf("the token shown is %q", tok)

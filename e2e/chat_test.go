@@ -76,15 +76,7 @@ func TestChatTwoBrowsers(t *testing.T) {
 	waitChat(carol, "hi alice") // the last lines come with the watch
 	// A spectator's chat field fits its placeholder on every screen (it
 	// had no room to grow: "Message to the spectators" was cut on phones).
-	for _, v := range sizes {
-		carol.resize(v)
-		for _, lang := range langs {
-			carol.setLang(lang)
-			carol.checkFits(fmt.Sprintf("carol watching (%s, %s)", lang, v.name))
-		}
-	}
-	carol.resize(desktop)
-	carol.setLang("en")
+	carol.checkFitsEverywhere("carol watching")
 	say(carol, "go alice")
 	waitChat(alice, "go alice")
 	waitChat(bob, "go alice")

@@ -184,6 +184,21 @@ func (b *tab) checkFits(where string) {
 	}
 }
 
+// checkFitsEverywhere is checkFits at every size and in every language;
+// the tab is left at the desktop's size, in English.
+func (b *tab) checkFitsEverywhere(what string) {
+	b.e.t.Helper()
+	for _, v := range sizes {
+		b.resize(v)
+		for _, lang := range langs {
+			b.setLang(lang)
+			b.checkFits(fmt.Sprintf("%s (%s, %s)", what, lang, v.name))
+		}
+	}
+	b.resize(desktop)
+	b.setLang("en")
+}
+
 // contrastJS computes the contrast ratio of every piece of visible text in
 // the page's main area against what is really behind it: the background
 // colours and gradients of the element and its ancestors composited from

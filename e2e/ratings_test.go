@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -73,15 +72,7 @@ func TestLeaderboard(t *testing.T) {
 	}
 	b.screenshot("leaderboard")
 	// The table fits every screen, in every language.
-	for _, v := range sizes {
-		b.resize(v)
-		for _, lang := range langs {
-			b.setLang(lang)
-			b.checkFits(fmt.Sprintf("leaderboard (%s, %s)", lang, v.name))
-		}
-	}
-	b.resize(desktop)
-	b.setLang("en")
+	b.checkFitsEverywhere("leaderboard")
 	// Another game's tab: nobody yet.
 	b.must(10*time.Second, "switch game", clickOn(tid("ratings-game-rum500")), waitVisible(tid("ratings-empty")))
 	e.checkJS()

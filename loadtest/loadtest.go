@@ -618,16 +618,16 @@ func (r *runner) setupTable(ctx context.Context, i int) (*tableRun, error) {
 	return t, nil
 }
 
-// read consumes one connection's messages and updates the table's view.
-// It decodes a state's head only (protocol.DecodeStateHead): the view is
-// scanned, not built.
-// With Config.Reconnect, a socket lost during the run starts a reconnect.
 // createAnswer is the answer to a table's create: its id, or the refusal.
 type createAnswer struct {
 	id  string
 	err *protocol.ErrorMsg
 }
 
+// read consumes one connection's messages and updates the table's view.
+// It decodes a state's head only (protocol.DecodeStateHead): the view is
+// scanned, not built.
+// With Config.Reconnect, a socket lost during the run starts a reconnect.
 func (r *runner) read(t *tableRun, c *protocol.Client, cr *clientRun, created chan createAnswer, joined chan error) {
 	ctx := context.Background()
 	owner := cr.k == 0

@@ -125,10 +125,7 @@ func (h *chatHub) room(ctx context.Context, tableID string) *chatRoom {
 		if err != nil {
 			h.s.log.Warn("chat: lines not loaded", "table", tableID, "err", err)
 		}
-		for _, l := range lines {
-			r.lines = append(r.lines, lineMsg(l))
-			r.next = l.ID
-		}
+		r.setLines(lines)
 		if off, err := st.SpectatorChatOff(ctx, tableID); err == nil {
 			r.specOff = off
 		}
@@ -353,18 +350,25 @@ func (h *chatHub) resync(ctx context.Context, st store.Chat, r *chatRoom, tableI
 	if err != nil || len(lines) == 0 || lines[len(lines)-1].ID <= r.next {
 		return nil
 	}
-	var missed []protocol.ChatMsg
-	r.lines = r.lines[:0]
-	for _, l := range lines {
-		m := lineMsg(l)
-		r.lines = append(r.lines, m)
-		if l.ID > r.next {
-			missed = append(missed, m)
+	seen := r.next
+	r.setLines(lines)
+	h.resyncs.Add(1)
+	for i, l := range lines {
+		if l.ID > seen {
+			return r.lines[i:]
 		}
 	}
-	r.next = lines[len(lines)-1].ID
-	h.resyncs.Add(1)
-	return missed
+	return nil
+}
+
+// setLines makes the room's lines the stored ones (oldest first) and its
+// count the last one's number.
+func (r *chatRoom) setLines(lines []store.ChatLine) {
+	r.lines = r.lines[:0]
+	for _, l := range lines {
+		r.lines = append(r.lines, lineMsg(l))
+		r.next = l.ID
+	}
 }
 
 // settings handles chat_settings: the sender's own choice of showing the

@@ -326,13 +326,7 @@ func (cl *clusterNode) stopped(id string, epoch int64) {
 // is refused, and gives the table up. A table this node does not own is
 // refused too.
 func (cl *clusterNode) confirm(ctx context.Context, id string) error {
-	cl.mu.Lock()
-	o := cl.owned[id]
-	var epoch int64
-	if o != nil && !o.lost {
-		epoch = o.epoch
-	}
-	cl.mu.Unlock()
+	epoch := cl.heldEpoch(id)
 	if epoch == 0 {
 		return store.ErrFenced
 	}
@@ -342,6 +336,17 @@ func (cl *clusterNode) confirm(ctx context.Context, id string) error {
 		go cl.lose(id, epoch, "its lease was lost (a chat line was refused)")
 	}
 	return err
+}
+
+// heldEpoch is the epoch of the table's lease this node holds, 0 when it
+// holds none (not owned, or lost).
+func (cl *clusterNode) heldEpoch(id string) int64 {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if o := cl.owned[id]; o != nil && !o.lost {
+		return o.epoch
+	}
+	return 0
 }
 
 // lose stops a table whose lease (of that epoch) this node no longer
@@ -435,11 +440,7 @@ func (cl *clusterNode) takeOverOnce(ctx context.Context, id string) (*table.Tabl
 	cl.s.addTable(t)
 	// A lease lost while the table was restored (lose found no table to
 	// stop) stops it now: it must not run here unowned.
-	cl.mu.Lock()
-	o := cl.owned[id]
-	gone := o == nil || o.epoch != epoch || o.lost
-	cl.mu.Unlock()
-	if gone {
+	if cl.heldEpoch(id) != epoch {
 		t.Stop()
 		return nil, fmt.Errorf("table %s: its lease was lost while it was restored", id)
 	}

@@ -878,13 +878,8 @@ func TestClusterOldRunEndsAlone(t *testing.T) {
 	defer alice.close()
 	id := alice.createTable(map[string]any{"game": "papayoo", "seat": 0}) // waits for players
 	epochOf := func() (int64, bool) {
-		cl.mu.Lock()
-		defer cl.mu.Unlock()
-		o := cl.owned[id]
-		if o == nil || o.lost {
-			return 0, false
-		}
-		return o.epoch, true
+		e := cl.heldEpoch(id)
+		return e, e != 0
 	}
 	e1, ok := epochOf()
 	if !ok {
@@ -952,9 +947,7 @@ func TestClusterChatFenced(t *testing.T) {
 	alice.expect("chat_settings", nil)
 	alice.send(map[string]any{"type": "chat", "table": id, "channel": "players", "text": "one"})
 	alice.expect("chat", isChat("one"))
-	cl.mu.Lock()
-	epoch := cl.owned[id].epoch
-	cl.mu.Unlock()
+	epoch := cl.heldEpoch(id)
 	// The lease ends behind the node's back (as if it expired while the
 	// node was stopped).
 	if err := cl.leases.Release(context.Background(), id, "n1", epoch); err != nil {

@@ -161,7 +161,7 @@ function patch(a, b) {
   const face = b.getAttribute('data-face');
   if (face !== null && face === a.getAttribute('data-face')) return;
   for (const at of [...a.attributes]) {
-    if (!b.hasAttribute(at.name) && at.name !== 'data-base') a.removeAttribute(at.name);
+    if (!b.hasAttribute(at.name)) a.removeAttribute(at.name);
   }
   for (const at of b.attributes) {
     if (at.name === 'style') {

@@ -105,9 +105,11 @@ function syncHistory(el, s) {
   const list = tb.history || [];
   const names = (ctx.seats || []).map((x) => x.name + (x.account ? '+' : '')).join('\u0001');
   const base = [idOf(tb), currentLang(), ctx.game, ctx.seat, ctx.others ? 1 : 0, names].join('|');
-  if (el.getAttribute('data-base') !== base) {
+  // (A property, not an attribute: the live element keeps it through
+  // morph(), which copies the new tree's attributes over.)
+  if (el.histBase !== base) {
     el.replaceChildren();
-    el.setAttribute('data-base', base);
+    el.histBase = base;
   }
   // The live items by index; the ones out of the window or stale go.
   const have = new Map();
