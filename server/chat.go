@@ -104,6 +104,15 @@ func newChatHub(s *Server, cfg ChatConfig) *chatHub {
 	return h
 }
 
+// appendLine stores a line; on a node of a cluster only under the lease
+// this node holds on the table (clusterNode.appendChat).
+func (h *chatHub) appendLine(ctx context.Context, st store.Chat, l store.ChatLine) error {
+	if h.s.cl != nil {
+		return h.s.cl.appendChat(ctx, st, l, h.cfg.History)
+	}
+	return st.AppendChat(ctx, l, h.cfg.History)
+}
+
 func (h *chatHub) store() store.Chat {
 	c, _ := h.s.store.(store.Chat)
 	return c
@@ -287,18 +296,9 @@ func (h *chatHub) say(ctx context.Context, t *table.Table, c *conn, m *protocol.
 	if !isPlayer {
 		l.Seat = -1
 	}
-	if h.s.cl != nil {
-		// A chat line is not fenced in the store as moves are: the lease
-		// is checked first, so that a node that lost the table without
-		// noticing yet does not write to it.
-		if err := h.s.cl.confirm(ctx, t.ID()); err != nil {
-			h.s.log.Warn("chat: line refused, the lease is not confirmed", "table", t.ID(), "err", err)
-			return &table.Error{Code: protocol.Unavailable, Msg: "the table is moving to another server: retry in a moment"}
-		}
-	}
 	if st := h.store(); st != nil {
-		err := st.AppendChat(ctx, l, h.cfg.History)
-		if err != nil {
+		err := h.appendLine(ctx, st, l)
+		if err != nil && !errors.Is(err, store.ErrFenced) {
 			if missed := h.resync(ctx, st, r, t.ID()); len(missed) > 0 {
 				// Another writer took the line's number (this room's
 				// count was stale: a table that moved between the nodes
@@ -308,8 +308,12 @@ func (h *chatHub) say(ctx context.Context, t *table.Table, c *conn, m *protocol.
 					h.deliver(r, sum, ml)
 				}
 				l.ID = r.next + 1
-				err = st.AppendChat(ctx, l, h.cfg.History)
+				err = h.appendLine(ctx, st, l)
 			}
+		}
+		if errors.Is(err, store.ErrFenced) {
+			h.s.log.Warn("chat: line refused, the table's lease is lost", "table", t.ID())
+			return &table.Error{Code: protocol.Unavailable, Msg: "the table is moving to another server: retry in a moment"}
 		}
 		if err != nil {
 			h.s.log.Warn("chat: line not stored", "table", t.ID(), "err", err)

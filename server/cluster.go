@@ -320,20 +320,28 @@ func (cl *clusterNode) stopped(id string, epoch int64) {
 	}
 }
 
-// confirm checks, in the store, that this node still holds the table's
-// lease (renewing it), before a write that is not fenced in the store
-// itself (a chat line): a node that lost the table without noticing yet
-// is refused, and gives the table up. A table this node does not own is
-// refused too.
-func (cl *clusterNode) confirm(ctx context.Context, id string) error {
-	epoch := cl.heldEpoch(id)
+// appendChat stores a chat line of a table this node owns, fenced by the
+// lease it holds in the store as a move is (store.FencedChat): a node
+// that lost the table without noticing yet writes nothing, is refused
+// with store.ErrFenced, and gives the table up. A table this node does
+// not own is refused too.
+func (cl *clusterNode) appendChat(ctx context.Context, st store.Chat, l store.ChatLine, keep int) error {
+	epoch := cl.heldEpoch(l.Table)
 	if epoch == 0 {
 		return store.ErrFenced
 	}
-	err := cl.leases.Renew(ctx, id, cl.cfg.Node, epoch, cl.cfg.LeaseTTL)
+	var err error
+	if fc, ok := st.(store.FencedChat); ok {
+		err = fc.AppendChatFenced(ctx, l, keep, epoch)
+	} else if err = cl.leases.Renew(ctx, l.Table, cl.cfg.Node, epoch, cl.cfg.LeaseTTL); err == nil {
+		// A store whose chat cannot be fenced (none a cluster runs on
+		// today): the lease is confirmed first, which leaves the moment
+		// between the renewal and the insert open.
+		err = st.AppendChat(ctx, l, keep)
+	}
 	if errors.Is(err, store.ErrFenced) {
 		cl.fenced.Add(1)
-		go cl.lose(id, epoch, "its lease was lost (a chat line was refused)")
+		go cl.lose(l.Table, epoch, "its lease was lost (a chat line was refused)")
 	}
 	return err
 }

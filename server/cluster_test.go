@@ -932,9 +932,9 @@ func TestClusterOldRunEndsAlone(t *testing.T) {
 }
 
 // TestClusterChatFenced: a chat line is written only while the node holds
-// the table's lease (a move is fenced in the store; a chat line is checked
-// against the lease first): a node that lost the lease without noticing
-// refuses the line as unavailable, stores nothing, and gives the table up.
+// the table's lease (fenced in the store, as a move is): a node that lost
+// the lease without noticing refuses the line as unavailable, stores
+// nothing, and gives the table up.
 func TestClusterChatFenced(t *testing.T) {
 	needGame(t, "papayoo")
 	u := pgtest.Require(t)

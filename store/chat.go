@@ -58,3 +58,16 @@ type Chat interface {
 	// at MaxReports).
 	ChatReports(ctx context.Context, limit int) ([]ChatReport, error)
 }
+
+// FencedChat is Chat for the nodes of a cluster (the PostgreSQL store):
+// AppendChatFenced stores a line, as AppendChat does, only while epoch is
+// the table's current, unexpired lease, checked in the line's own
+// transaction (Leases.AppendFenced's rule for moves); otherwise it
+// returns ErrFenced and stores nothing. So a node that lost a table
+// without noticing cannot write to its chat, not even in the moment
+// between a check and the insert.
+type FencedChat interface {
+	AppendChatFenced(ctx context.Context, l ChatLine, keep int, epoch int64) error
+}
+
+var _ FencedChat = (*Postgres)(nil)

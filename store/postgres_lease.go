@@ -146,15 +146,31 @@ func (p *Postgres) UpdateTableFenced(ctx context.Context, t Table, epoch int64) 
 	if err := checkFenced(t.ID, epoch); err != nil {
 		return err
 	}
-	return p.sql.updateTableIf(ctx, t, func(tx *sql.Tx) error {
+	return p.sql.updateTableIf(ctx, t, leaseHeld(ctx, t.ID, epoch))
+}
+
+// AppendChatFenced implements FencedChat: the lease row is read FOR SHARE
+// in the line's transaction, as UpdateTableFenced does.
+func (p *Postgres) AppendChatFenced(ctx context.Context, l ChatLine, keep int, epoch int64) error {
+	if err := checkFenced(l.Table, epoch); err != nil {
+		return err
+	}
+	return p.sql.appendChatIf(ctx, l, keep, leaseHeld(ctx, l.Table, epoch))
+}
+
+// leaseHeld is the check of a fenced write's transaction: the table's
+// lease is live at epoch (ErrFenced otherwise), and its row is locked FOR
+// SHARE until the commit, so a claim waits for the write to commit.
+func leaseHeld(ctx context.Context, table string, epoch int64) func(*sql.Tx) error {
+	return func(tx *sql.Tx) error {
 		var one int
 		err := tx.QueryRowContext(ctx, `SELECT 1 FROM leases WHERE table_id = $1 AND epoch = $2 AND expires > clock_timestamp() FOR SHARE`,
-			t.ID, epoch).Scan(&one)
+			table, epoch).Scan(&one)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrFenced
 		}
 		return err
-	})
+	}
 }
 
 // RenewAll implements Leases: one UPDATE over the arrays of tables and

@@ -797,3 +797,61 @@ func TestStoppedOwnerReleasesLease(t *testing.T) {
 		t.Error("the stopped owner's append was acknowledged after another node took the table")
 	}
 }
+
+// TestPostgresChatFenced: a cluster node's chat line is stored only under
+// the table's live lease at its epoch, checked in the line's own
+// transaction (FencedChat): a wrong epoch, a released lease and the old
+// epoch after another node's claim are refused with ErrFenced and store
+// nothing; the new owner's line is stored; epoch 0 is bad input.
+func TestPostgresChatFenced(t *testing.T) {
+	st := needPG(t)
+	ctx := context.Background()
+	const ttl = 20 * time.Second
+	line := func(id int64, text string) ChatLine {
+		return ChatLine{Table: "tc", ID: id, Channel: "players", Player: "p_a", Name: "A", Seat: 0, Text: text,
+			At: time.UnixMilli(1700000000000).UTC()}
+	}
+	texts := func() string {
+		ls, err := st.ChatLines(ctx, "tc", 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, l := range ls {
+			out = append(out, l.Text)
+		}
+		return strings.Join(out, ",")
+	}
+	e1, err := st.Claim(ctx, "tc", "n1", ttl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AppendChatFenced(ctx, line(1, "one"), 50, e1); err != nil {
+		t.Fatalf("the owner's line: %v", err)
+	}
+	if err := st.AppendChatFenced(ctx, line(2, "wrong epoch"), 50, e1+1); !errors.Is(err, ErrFenced) {
+		t.Errorf("a line under a wrong epoch: %v; want ErrFenced", err)
+	}
+	if err := st.AppendChatFenced(ctx, line(2, "no epoch"), 50, 0); !errors.Is(err, ErrLeaseInput) {
+		t.Errorf("a line with epoch 0: %v; want ErrLeaseInput", err)
+	}
+	if err := st.Release(ctx, "tc", "n1", e1); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AppendChatFenced(ctx, line(2, "released"), 50, e1); !errors.Is(err, ErrFenced) {
+		t.Errorf("a line after the release: %v; want ErrFenced", err)
+	}
+	e2, err := st.Claim(ctx, "tc", "n2", ttl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AppendChatFenced(ctx, line(2, "old owner"), 50, e1); !errors.Is(err, ErrFenced) {
+		t.Errorf("the old owner's line after n2's claim: %v; want ErrFenced", err)
+	}
+	if err := st.AppendChatFenced(ctx, line(2, "two"), 50, e2); err != nil {
+		t.Fatalf("the new owner's line: %v", err)
+	}
+	if got := texts(); got != "one,two" {
+		t.Errorf("stored lines %q; want one,two (the refused lines stored nothing)", got)
+	}
+}

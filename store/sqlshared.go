@@ -644,11 +644,22 @@ func (s sqlStore) deleteBotToken(ctx context.Context, player, hash string) error
 // ---- chat ----
 
 func (s sqlStore) appendChat(ctx context.Context, l ChatLine, keep int) error {
+	return s.appendChatIf(ctx, l, keep, nil)
+}
+
+// appendChatIf is appendChat after check (if not nil) has passed in the
+// same transaction.
+func (s sqlStore) appendChatIf(ctx context.Context, l ChatLine, keep int, check func(*sql.Tx) error) error {
 	tx, err := s.begin(ctx, false)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	if check != nil {
+		if err := check(tx); err != nil {
+			return err
+		}
+	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO chat_lines(table_id, id, channel, player, name, seat, text, phrase, at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, l.Table, l.ID, l.Channel, l.Player, l.Name, l.Seat, l.Text, l.Phrase, l.At.UnixMilli()); err != nil {
 		return err
