@@ -76,6 +76,7 @@ type owned struct {
 type remoteSum struct {
 	node string
 	sum  *table.Summary
+	from origin // where the table was created from, if its owner knows
 }
 
 // clusterNode is the server's side of the cluster: the leases it holds,
@@ -124,7 +125,16 @@ type lobbyMsg struct {
 	Node    string         `json:"node"`
 	Summary *table.Summary `json:"summary,omitempty"`
 	Remove  string         `json:"remove,omitempty"`
+	// Addr and Net are the table's origin (its creator's address key and
+	// /48), for the per-address table bounds of the other nodes; the bus
+	// is the cluster's own, and no client ever sees them.
+	Addr string `json:"addr,omitempty"`
+	Net  string `json:"net,omitempty"`
 }
+
+// maxOriginKey bounds an origin key a peer sends (an IPv6 /64's text is
+// well under it).
+const maxOriginKey = 64
 
 func newClusterNode(s *Server, cfg ClusterConfig) (*clusterNode, error) {
 	leases, ok := s.store.(store.Leases)
@@ -992,6 +1002,9 @@ func (cl *clusterNode) publisher() {
 			msg := lobbyMsg{Node: cl.cfg.Node, Summary: sum}
 			if sum == nil {
 				msg = lobbyMsg{Node: cl.cfg.Node, Remove: id}
+			} else {
+				o := cl.s.tableOrigin(id)
+				msg.Addr, msg.Net = o.addr, o.net
 			}
 			if b, err := json.Marshal(msg); err == nil {
 				cl.bus.NC.Publish(cl.bus.Sub.Lobby(), b)
@@ -1027,8 +1040,12 @@ func (cl *clusterNode) fromLobby(m *nats.Msg) {
 	if sum == nil || sum.ID == "" || cl.s.table(sum.ID) != nil {
 		return // a stale word from a table's previous owner
 	}
+	var from origin
+	if len(msg.Addr) <= maxOriginKey && len(msg.Net) <= maxOriginKey {
+		from = origin{msg.Addr, msg.Net}
+	}
 	cl.mu.Lock()
-	cl.remote[sum.ID] = remoteSum{node: msg.Node, sum: sum}
+	cl.remote[sum.ID] = remoteSum{node: msg.Node, sum: sum, from: from}
 	cl.mu.Unlock()
 	cl.s.lobby.update(sum)
 	cl.s.indexSeats(sum)
@@ -1078,6 +1095,27 @@ func (cl *clusterNode) peersOnline() []protocol.OnlinePlayer {
 	var out []protocol.OnlinePlayer
 	for _, ps := range cl.presence {
 		out = append(out, ps...)
+	}
+	return out
+}
+
+// peerTables returns the peers' tables that player owns or that were
+// created from origin from's address or /48, for the table bounds
+// (Server.owned); none on a room of one node (cl nil). A peer's table
+// counts from its first summary on the bus (published within a quarter
+// second of a change): requests on several nodes within that moment can
+// pass a bound together (each node counts its own tables at once).
+func (cl *clusterNode) peerTables(player string, from origin) []remoteSum {
+	if cl == nil {
+		return nil
+	}
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	var out []remoteSum
+	for _, r := range cl.remote {
+		if r.sum.Owner == player || (from.addr != "" && r.from.addr == from.addr) || (from.net != "" && r.from.net == from.net) {
+			out = append(out, r)
+		}
 	}
 	return out
 }

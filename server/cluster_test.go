@@ -34,6 +34,12 @@ import (
 // clusterNode starts one node of a test cluster on the shared PostgreSQL
 // database u and the bus at natsURL.
 func startClusterNode(t testing.TB, name, u, natsURL string, seeds func() uint64) *testServer {
+	return startClusterNodeWith(t, name, u, natsURL, seeds, nil)
+}
+
+// startClusterNodeWith is startClusterNode with the node's Config changed
+// by set first (if not nil).
+func startClusterNodeWith(t testing.TB, name, u, natsURL string, seeds func() uint64, set func(*Config)) *testServer {
 	t.Helper()
 	st, err := store.OpenPostgres(context.Background(), u)
 	if err != nil {
@@ -42,8 +48,12 @@ func startClusterNode(t testing.TB, name, u, natsURL string, seeds func() uint64
 	// Loopback is a trusted proxy, so a test can stand for players at other
 	// addresses (httpJSONFrom).
 	loopback, _ := ParseTrustedProxies("127.0.0.1/32,::1/128")
-	return startServerCfg(t, t.TempDir(), Config{Store: st, Rate: 10000, Burst: 10000, Seeds: seeds, TrustedProxies: loopback,
-		Cluster: &ClusterConfig{NATS: natsURL, Node: name, LeaseTTL: 2 * time.Second, Heartbeat: 200 * time.Millisecond}})
+	cfg := Config{Store: st, Rate: 10000, Burst: 10000, Seeds: seeds, TrustedProxies: loopback,
+		Cluster: &ClusterConfig{NATS: natsURL, Node: name, LeaseTTL: 2 * time.Second, Heartbeat: 200 * time.Millisecond}}
+	if set != nil {
+		set(&cfg)
+	}
+	return startServerCfg(t, t.TempDir(), cfg)
 }
 
 // TestClusterGamesAcrossNodes plays a whole game of every game on a
@@ -965,5 +975,64 @@ func TestClusterChatFenced(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the node did not give the table up")
 		}
+	}
+}
+
+// TestClusterTableBounds: a player's and an address's table bounds are the
+// cluster's, not each node's: tables owned by another node count (from
+// their summaries on the bus, which carry the table's origin), so a
+// player at her bound on node 1 is refused on node 2, and so is another
+// player at an address that is at its bound, while another address still
+// creates.
+func TestClusterTableBounds(t *testing.T) {
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	set := func(c *Config) {
+		c.OpenTablesPerPlayer, c.OpenTablesPerIP = 2, 3
+		c.Table = table.Config{BotDelay: time.Hour}
+	}
+	n1 := startClusterNodeWith(t, "n1", u, natsURL, nil, set)
+	n2 := startClusterNodeWith(t, "n2", u, natsURL, nil, set)
+	sess := map[string]session{}
+	for _, n := range []string{"alice", "bob", "carol"} {
+		sess[n] = newSession(t, n1.url, n)
+	}
+	create := func(n *testServer, who, from string) (string, *protocol.ErrorDetail) {
+		var out struct {
+			ID    string               `json:"id"`
+			Error protocol.ErrorDetail `json:"error"`
+		}
+		code := httpJSONFrom(t, from, "POST", n.url+"/api/tables", sess[who].Token, map[string]any{"game": "papayoo", "seat": 0}, &out)
+		if code == 200 {
+			return out.ID, nil
+		}
+		return "", &out.Error
+	}
+	const addr = "198.51.100.1"
+	var ids []string
+	for _, who := range []string{"alice", "alice", "bob"} {
+		id, e := create(n1, who, addr)
+		if e != nil {
+			t.Fatalf("%s's table on n1: %+v", who, e)
+		}
+		ids = append(ids, id)
+	}
+	// Node 2 hears of the three tables, with their origin.
+	for deadline := time.Now().Add(5 * time.Second); len(n2.s.cl.peerTables("", originOf(addr+":1"))) < 3; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("n2 knows %d of n1's tables %v from %s", len(n2.s.cl.peerTables("", originOf(addr+":1"))), ids, addr)
+		}
+	}
+	if _, e := create(n2, "alice", "198.51.100.7"); e == nil || e.Code != protocol.RateLimited ||
+		e.Limit == nil || *e.Limit != (protocol.Limit{Name: protocol.LimitOpenTables, Max: 2}) {
+		t.Errorf("alice's third open table, on n2: %+v; want rate_limited open_tables max 2", e)
+	}
+	if _, e := create(n2, "carol", addr); e == nil || e.Code != protocol.RateLimited ||
+		e.Limit == nil || *e.Limit != (protocol.Limit{Name: protocol.LimitAddressOpenTables, Max: 3}) {
+		t.Errorf("carol's table on n2 from the address of three open tables: %+v; want rate_limited address_open_tables max 3", e)
+	}
+	if _, e := create(n2, "carol", "198.51.100.2"); e != nil {
+		t.Errorf("carol's table on n2 from another address: %+v", e)
 	}
 }

@@ -148,26 +148,36 @@ func (c *tableCounts) add(status protocol.TableStatus, humans int) {
 
 // owned counts, under s.mu, the room's tables and the unfinished tables of
 // player, of origin from's address and of its /48, the reservations
-// included.
-func (s *Server) owned(player string, from origin) (room int, mine, addr, net tableCounts) {
+// included. On a node of a cluster, peers are the other nodes' tables of
+// that player or origin (clusterNode.peerTables): the player's and the
+// address's bounds are the cluster's, not each node's (the room's bound,
+// room, stays this node's: it bounds what this process holds).
+func (s *Server) owned(player string, from origin, peers []remoteSum) (room int, mine, addr, net tableCounts) {
 	room = len(s.tables) + len(s.pending)
-	for id, t := range s.tables {
-		sum := t.Summary()
+	count := func(sum *table.Summary, o origin, known bool) {
 		if sum.Status != store.StatusOpen && sum.Status != store.StatusPlaying && sum.Status != protocol.StatusPaused {
-			continue
+			return
 		}
 		if sum.Owner == player {
 			mine.add(sum.Status, sum.Humans)
 		}
-		o, known := s.origins[id]
 		if !known || from.addr == "" {
-			continue
+			return
 		}
 		if o.addr == from.addr {
 			addr.add(sum.Status, sum.Humans)
 		}
 		if from.net != "" && o.net == from.net {
 			net.add(sum.Status, sum.Humans)
+		}
+	}
+	for id, t := range s.tables {
+		o, known := s.origins[id]
+		count(t.Summary(), o, known)
+	}
+	for _, r := range peers {
+		if _, here := s.tables[r.sum.ID]; !here { // a table moving here: counted once
+			count(r.sum, r.from, r.from.addr != "")
 		}
 	}
 	// A table being made is open, or, with bots only, plays without a
@@ -200,9 +210,10 @@ func (s *Server) checkCreate(player string, from origin, botsOnly bool) (*reserv
 	if s.storeIsFull() { // two stat calls: not under the room's lock
 		return nil, &table.Error{Code: protocol.Busy, Msg: "the room's storage is full: no new tables for now; retry later"}
 	}
+	peers := s.cl.peerTables(player, from) // under the cluster's lock, not the room's
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	room, mine, addr, net := s.owned(player, from)
+	room, mine, addr, net := s.owned(player, from, peers)
 	netCap := func(n int) int {
 		if n > math.MaxInt/netShare {
 			return math.MaxInt
@@ -256,23 +267,37 @@ func (s *Server) storeIsFull() bool {
 }
 
 // done ends a reservation: the table id was made ("" if it was not), and
-// it keeps the reservation's origin.
+// it keeps the reservation's origin (and, on a node of a cluster, tells
+// the peers, whose address bounds count it).
 func (s *Server) done(r *reservation, id string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	delete(s.pending, r)
+	var t *table.Table
 	if id != "" && r.from.addr != "" {
-		if _, live := s.tables[id]; live {
+		if t = s.tables[id]; t != nil {
 			s.origins[id] = r.from
 		}
 	}
+	s.mu.Unlock()
+	if t != nil && s.cl != nil {
+		s.cl.changed(t.Summary())
+	}
+}
+
+// tableOrigin is where a table of this node was created from (zero if
+// not known).
+func (s *Server) tableOrigin(id string) origin {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.origins[id]
 }
 
 // checkBotsOnly applies the bots-only quota to a table about to be filled
 // with bots.
 func (s *Server) checkBotsOnly(player string) error {
+	peers := s.cl.peerTables(player, origin{})
 	s.mu.Lock()
-	_, mine, _, _ := s.owned(player, origin{})
+	_, mine, _, _ := s.owned(player, origin{}, peers)
 	s.mu.Unlock()
 	if mine.bots >= s.cfg.BotTablesPerPlayer {
 		return s.botsOnlyErr(mine.bots)
