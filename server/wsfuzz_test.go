@@ -1,0 +1,380 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"cardroom/games"
+	"cardroom/protocol"
+	"cardroom/store"
+	"cardroom/table"
+)
+
+// FuzzClientSession plays a hostile client against a running room: the
+// input is read as a sequence of up to maxFuzzMessages WebSocket messages
+// of every client type, whose fields are drawn from the input — tables
+// that exist (its own, another player's open table) and that do not,
+// seats and numbers far out of range, moves from the last legal list and
+// garbage, options, bot levels, chat fields — sent on one connection as
+// fast as it can. The room's contract for bad input: it answers every
+// message with a known server message (an error with a known code for a
+// refusal), never closes the connection (fewer messages than the refusals
+// that close one), and still answers a ping after the sequence, with
+// /healthz still up. A panic in any handler fails the run. The other
+// player's table stays as it was unless the fuzzer joined or watched it.
+func FuzzClientSession(f *testing.F) {
+	for _, seed := range [][]byte{
+		{},
+		{1, 0, 0, 1, 2},                      // create, then join
+		{1, 3, 0, 8, 0, 8, 0, 8, 0, 8, 0, 8}, // a game with bots, then moves from the legal list
+		{2, 1, 0, 200, 3, 1, 4, 1, 0, 9},     // join the other table at seat −56, leave, add a bot
+		{11, 1, 0, 0, 'h', 'i', 12, 0, 1, 13, 0, 255, 255, 255, 14, 0, 1},
+		{9, 0, 1, 7, 0, 9, 2, 0, 5, 2, 0, 6, 0, 0},
+		{1, 2, 5, 255, 255, 1, 4, 250, 5, 1, 7},
+	} {
+		f.Add(seed)
+	}
+	// And a few long inputs from a fixed generator, so that a plain test
+	// run (the seeds alone) plays whole sequences of every kind.
+	rng := rand.New(rand.NewPCG(16, 14))
+	for range 6 {
+		b := make([]byte, 400)
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		f.Add(b)
+	}
+	ts := startServerCfg(f, f.TempDir(), Config{Store: store.NewMemory(), Rate: 10000, Burst: 10000, HTTPRate: -1,
+		SessionsPerIPPerHour: -1, OpenTablesPerIP: -1, TablesPerIP: -1, MaxConnsPerIP: -1, HintsPerMinute: -1, HintsPerIPPerMinute: -1,
+		Table: table.Config{BotDelay: 0}})
+	s := ts.s
+	known := map[string]bool{}
+	for _, c := range protocol.Codes() {
+		known[string(c)] = true
+	}
+	serverTypes := protocol.ServerTypes()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		defer stopTables(s)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		// Another player's open table, for the fuzzer to join, watch,
+		// chat at and fiddle with.
+		hostTok, _, err := s.NewSession(ctx, "host")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var other struct {
+			ID string `json:"id"`
+		}
+		if code := httpJSON(t, "POST", ts.url+"/api/tables", hostTok, map[string]any{"game": "papayoo", "seat": 0,
+			"bots": map[string]string{"1": "random"}}, &other); code != 200 {
+			t.Fatalf("the other player's table: %d", code)
+		}
+		before := s.table(other.ID).Summary()
+		tok, _, err := s.NewSession(ctx, "fuzzer")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pc, err := protocol.Dial(ctx, ts.url, &protocol.Options{Token: tok})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pc.CloseNow()
+		in := make(chan protocol.Incoming, 4096)
+		readErr := make(chan error, 1)
+		go func() {
+			for {
+				m, err := pc.Recv(ctx)
+				if err != nil {
+					readErr <- err
+					close(in)
+					return
+				}
+				in <- m
+			}
+		}()
+		g := &fuzzGen{data: data, other: other.ID}
+		touched := false // the fuzzer joined or watched the other table
+		var sent []string
+		// take checks a message that arrived and keeps what the next
+		// messages can use (created tables, legal moves); it reports
+		// whether it was the final pong.
+		take := func(m protocol.Incoming, ok bool) bool {
+			if !ok {
+				t.Fatalf("the room closed the connection after %q: %v", sent, <-readErr)
+			}
+			checkFuzzReply(t, m, known, serverTypes, sent)
+			g.learn(m)
+			var p struct {
+				ID string `json:"id"`
+			}
+			return m.Type == protocol.TypePong && json.Unmarshal(m.Raw, &p) == nil && p.ID == "end"
+		}
+		for n := 0; n < maxFuzzMessages && g.more(); n++ {
+			for drained := false; !drained; {
+				select {
+				case m, ok := <-in:
+					take(m, ok)
+				default:
+					drained = true
+				}
+			}
+			b, tbl, typ := g.message()
+			if tbl == other.ID && (typ == protocol.TypeJoin || typ == protocol.TypeWatch) {
+				touched = true
+			}
+			sent = append(sent, string(b))
+			if err := pc.SendRaw(ctx, b); err != nil {
+				t.Fatalf("send %s after %q: %v", b, sent, err)
+			}
+		}
+		if err := pc.SendRaw(ctx, []byte(`{"type":"ping","id":"end"}`)); err != nil {
+			t.Fatalf("send ping after %q: %v", sent, err)
+		}
+		for done := false; !done; {
+			select {
+			case m, ok := <-in:
+				done = take(m, ok)
+			case <-ctx.Done():
+				t.Fatalf("no pong after %q", sent)
+			}
+		}
+		if code := httpJSON(t, "GET", ts.url+"/healthz", "", nil, nil); code != 200 {
+			t.Fatalf("after %q: /healthz %d", sent, code)
+		}
+		if !touched {
+			after := s.table(other.ID).Summary()
+			if after.Status != before.Status || len(after.Seats) != len(before.Seats) || after.Owner != before.Owner {
+				t.Errorf("the other player's table changed without the fuzzer at it: %+v → %+v after %q", before, after, sent)
+			}
+			for i := range after.Seats {
+				if after.Seats[i].Player != before.Seats[i].Player || after.Seats[i].Kind != before.Seats[i].Kind {
+					t.Errorf("seat %d of the other table changed: %+v → %+v after %q", i, before.Seats[i], after.Seats[i], sent)
+				}
+			}
+		}
+	})
+}
+
+// maxFuzzMessages bounds one input's messages: under the refusals in a row
+// that close a connection (40), so a closed connection is a failure.
+const maxFuzzMessages = 30
+
+// checkFuzzReply checks one server message of FuzzClientSession: a
+// known type, and an error with a known code and a message.
+func checkFuzzReply(t *testing.T, m protocol.Incoming, known map[string]bool, types []string, sent []string) {
+	t.Helper()
+	if !slices.Contains(types, m.Type) {
+		t.Fatalf("a server message of unknown type %q: %s after %q", m.Type, m.Raw, sent)
+	}
+	if _, err := m.Decode(); err != nil {
+		t.Fatalf("a server message that does not decode (%v): %s after %q", err, m.Raw, sent)
+	}
+	if m.Type != protocol.TypeError {
+		return
+	}
+	var e struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(m.Raw, &e); err != nil || !known[e.Code] || e.Message == "" {
+		t.Fatalf("an error without a known code and a message: %s after %q", m.Raw, sent)
+	}
+}
+
+// fuzzGen turns FuzzClientSession's input into client messages.
+type fuzzGen struct {
+	data  []byte
+	i     int
+	other string   // another player's open table
+	mine  []string // tables the fuzzer created or joined
+	legal []string // the last legal list it was sent
+	lines []int64  // chat line ids it has seen
+}
+
+func (g *fuzzGen) more() bool { return g.i < len(g.data) }
+
+func (g *fuzzGen) byte() byte {
+	if g.i >= len(g.data) {
+		return 0
+	}
+	b := g.data[g.i]
+	g.i++
+	return b
+}
+
+func (g *fuzzGen) pick(xs ...string) string { return xs[int(g.byte())%len(xs)] }
+
+// learn keeps what later messages can refer to: tables, legal moves,
+// chat lines.
+func (g *fuzzGen) learn(m protocol.Incoming) {
+	var v struct {
+		Table string   `json:"table"`
+		ID    int64    `json:"line"`
+		Legal []string `json:"legal"`
+	}
+	if json.Unmarshal(m.Raw, &v) != nil {
+		return
+	}
+	switch m.Type {
+	case protocol.TypeCreated, protocol.TypeJoined:
+		if v.Table != "" && !slices.Contains(g.mine, v.Table) && len(g.mine) < 8 {
+			g.mine = append(g.mine, v.Table)
+		}
+	case protocol.TypeState:
+		if len(v.Legal) > 0 {
+			g.legal = v.Legal
+		}
+	case protocol.TypeChat:
+		var c struct {
+			ID int64 `json:"id"`
+		}
+		json.Unmarshal(m.Raw, &c)
+		if c.ID > 0 && len(g.lines) < 16 {
+			g.lines = append(g.lines, c.ID)
+		}
+	}
+}
+
+func (g *fuzzGen) table() string {
+	switch g.byte() % 5 {
+	case 0:
+		return g.other
+	case 1, 2:
+		if len(g.mine) > 0 {
+			return g.mine[int(g.byte())%len(g.mine)]
+		}
+		return g.other
+	case 3:
+		return "t_" + strconv.Itoa(int(g.byte()))
+	default:
+		return g.pick("", "x", "t_"+string(rune(0x202e)), "../../etc", "t_00000000")
+	}
+}
+
+// num is a number from the input, small or at an edge.
+func (g *fuzzGen) num() int64 {
+	switch b := g.byte(); b % 4 {
+	case 0:
+		return int64(int8(g.byte()))
+	case 1:
+		return []int64{-1 << 63, 1<<63 - 1, 1 << 31, -1 << 31, 1e9, 1 << 53}[int(g.byte())%6]
+	default:
+		return int64(g.byte()) - 8
+	}
+}
+
+func (g *fuzzGen) text() string {
+	n := int(g.byte() % 12)
+	var b []byte
+	for k := 0; k < n; k++ {
+		b = append(b, g.byte())
+	}
+	return string(b)
+}
+
+func (g *fuzzGen) move() string {
+	switch g.byte() % 4 {
+	case 0, 1:
+		if len(g.legal) > 0 {
+			return g.legal[int(g.byte())%len(g.legal)]
+		}
+		return "play 7H"
+	case 2:
+		return g.pick("play", "pass", "pass 1S 2S 3S 4S 5S", "draw", "play 7D JOKER", "take", "meld 8S 8H 8D", "discard", "play 20P", "say ♥", "play 1S 1S")
+	default:
+		return g.text()
+	}
+}
+
+func (g *fuzzGen) options() map[string]any {
+	o := map[string]any{}
+	for k := int(g.byte() % 3); k > 0; k-- {
+		o[g.pick("players", "rounds", "decks", "jokers", "target", "hands", "stock_exhausted", "x", "")] =
+			g.pick("1", "2", "3", "4", "8", "0", "-1", "99999999999999999999", "yes", "", strconv.FormatInt(g.num(), 10))
+	}
+	return o
+}
+
+// message builds the next client message; it returns its bytes, its
+// table and its type.
+func (g *fuzzGen) message() ([]byte, string, string) {
+	types := protocol.ClientTypes()
+	typ := types[int(g.byte())%len(types)]
+	m := map[string]any{"type": typ}
+	if g.byte()%3 != 0 {
+		m["id"] = g.num()
+	}
+	tbl := ""
+	switch typ {
+	case protocol.TypeCreate:
+		m["game"] = g.pick(append(games.Names(), "chess", "")...)
+		m["options"] = g.options()
+		if g.byte()%2 == 0 {
+			m["seat"] = g.num()
+		}
+		switch g.byte() % 4 {
+		case 0:
+			m["bots"] = map[string]string{"1": "random", "2": "random", "3": "random"}
+		case 1:
+			m["bots"] = map[string]string{strconv.FormatInt(g.num(), 10): g.pick("random", "easy", "medium", "hard", "ceiling", "x")}
+		}
+		if g.byte()%4 == 0 {
+			m["clock_ms"] = g.num()
+		}
+		m["private"] = g.byte()%4 == 0
+		m["rated"] = g.byte()%5 == 0
+		if g.byte()%4 == 0 {
+			m["when_empty"] = g.pick("bots", "close", "x", "")
+		}
+	case protocol.TypeLobby:
+		m["subscribe"] = g.byte()%2 == 0
+	case protocol.TypePing:
+	default:
+		tbl = g.table()
+		m["table"] = tbl
+		if g.byte()%3 == 0 {
+			m["seat"] = g.num()
+		}
+		switch typ {
+		case protocol.TypeJoin:
+			if g.byte()%3 == 0 {
+				m["invite"] = g.text()
+			}
+		case protocol.TypeAddBot, protocol.TypeRemoveBot:
+			m["level"] = g.pick("random", "easy", "medium", "hard", "ceiling", "", "bot:hard")
+		case protocol.TypeMove:
+			m["move"] = g.move()
+		case protocol.TypeChat:
+			m["channel"] = g.pick(protocol.ChannelPlayers, protocol.ChannelSpectators, "x", "")
+			if g.byte()%2 == 0 {
+				m["text"] = g.text()
+			} else {
+				m["phrase"] = g.pick("gg", "hello", "thanks", "x", "")
+			}
+		case protocol.TypeChatSettings:
+			m["show_spectators"] = g.byte()%2 == 0
+			m["spectator_chat"] = g.byte()%2 == 0
+		case protocol.TypeChatReport:
+			if len(g.lines) > 0 && g.byte()%2 == 0 {
+				m["line"] = g.lines[int(g.byte())%len(g.lines)]
+			} else {
+				m["line"] = g.num()
+			}
+			m["reason"] = g.pick("abuse", "spam", "x", "")
+		case protocol.TypeRematch:
+			m["accept"] = g.byte()%2 == 0
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(fmt.Sprint("fuzz message: ", err))
+	}
+	return b, tbl, typ
+}
