@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"cardroom/cluster/clustertest"
 	"cardroom/games"
 	"cardroom/protocol"
 	"cardroom/store"
-	"cardroom/table"
+	"cardroom/store/pgtest"
 )
 
 // FuzzClientSession plays a hostile client against a running room: the
@@ -22,13 +23,50 @@ import (
 // that exist (its own, another player's open table) and that do not,
 // seats and numbers far out of range, moves from the last legal list and
 // garbage, options, bot levels, chat fields — sent on one connection as
-// fast as it can. The room's contract for bad input: it answers every
-// message with a known server message (an error with a known code for a
-// refusal), never closes the connection (fewer messages than the refusals
-// that close one), and still answers a ping after the sequence, with
-// /healthz still up. A panic in any handler fails the run. The other
-// player's table stays as it was unless the fuzzer joined or watched it.
+// fast as it can (hostileSession). The room's contract for bad input: it
+// answers every message with a known server message (an error with a
+// known code for a refusal), never closes the connection (fewer messages
+// than the refusals that close one), and still answers a ping after the
+// sequence, with /healthz still up. A panic in any handler fails the
+// run. The other player's table stays as it was unless the fuzzer joined
+// or watched it.
 func FuzzClientSession(f *testing.F) {
+	addHostileSeeds(f)
+	ts := startServerCfg(f, f.TempDir(), hostileConfig(Config{Store: store.NewMemory()}))
+	f.Fuzz(func(t *testing.T, data []byte) { hostileSession(t, data, ts, ts) })
+}
+
+// FuzzClusterClientSession is FuzzClientSession on a cluster of two
+// nodes: the other player's table is owned by node 1 and the fuzzer is
+// connected to node 2, so its messages to that table are relayed over
+// the bus (the owner checks them as it checks its own clients'), and its
+// own tables are node 2's.
+func FuzzClusterClientSession(f *testing.F) {
+	needGame(f, "papayoo")
+	u := pgtest.Require(f)
+	natsURL := clustertest.StartNATS(f)
+	addHostileSeeds(f)
+	n1 := startClusterNodeWith(f, "n1", u, natsURL, nil, func(c *Config) { *c = hostileConfig(*c) })
+	n2 := startClusterNodeWith(f, "n2", u, natsURL, nil, func(c *Config) { *c = hostileConfig(*c) })
+	f.Fuzz(func(t *testing.T, data []byte) { hostileSession(t, data, n2, n1) })
+}
+
+// hostileConfig is cfg with the per-address and per-player request
+// limits out of the fuzzer's way (its inputs all come from one address,
+// one after another) and bots that move at once.
+func hostileConfig(cfg Config) Config {
+	cfg.Rate, cfg.Burst, cfg.HTTPRate = 10000, 10000, -1
+	cfg.SessionsPerIPPerHour, cfg.OpenTablesPerIP, cfg.TablesPerIP, cfg.MaxConnsPerIP = -1, -1, -1, -1
+	cfg.HintsPerMinute, cfg.HintsPerIPPerMinute = -1, -1
+	cfg.Table.BotDelay = 0
+	return cfg
+}
+
+// addHostileSeeds adds the hostile sessions' seeds: a few short
+// sequences written by hand, and long inputs from a fixed generator, so
+// that a plain test run (the seeds alone) plays whole sequences of every
+// kind.
+func addHostileSeeds(f *testing.F) {
 	for _, seed := range [][]byte{
 		{},
 		{1, 0, 0, 1, 2},                      // create, then join
@@ -40,8 +78,6 @@ func FuzzClientSession(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	// And a few long inputs from a fixed generator, so that a plain test
-	// run (the seeds alone) plays whole sequences of every kind.
 	rng := rand.New(rand.NewPCG(16, 14))
 	for range 6 {
 		b := make([]byte, 400)
@@ -50,116 +86,116 @@ func FuzzClientSession(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	ts := startServerCfg(f, f.TempDir(), Config{Store: store.NewMemory(), Rate: 10000, Burst: 10000, HTTPRate: -1,
-		SessionsPerIPPerHour: -1, OpenTablesPerIP: -1, TablesPerIP: -1, MaxConnsPerIP: -1, HintsPerMinute: -1, HintsPerIPPerMinute: -1,
-		Table: table.Config{BotDelay: 0}})
-	s := ts.s
+}
+
+// hostileSession is one input of FuzzClientSession: the fuzzer connects
+// to at, and the other player's table is made on home.
+func hostileSession(t *testing.T, data []byte, at, home *testServer) {
 	known := map[string]bool{}
 	for _, c := range protocol.Codes() {
 		known[string(c)] = true
 	}
 	serverTypes := protocol.ServerTypes()
-	f.Fuzz(func(t *testing.T, data []byte) {
-		defer stopTables(s)
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		// Another player's open table, for the fuzzer to join, watch,
-		// chat at and fiddle with.
-		hostTok, _, err := s.NewSession(ctx, "host")
-		if err != nil {
-			t.Fatal(err)
+	defer stopTables(at.s)
+	defer stopTables(home.s)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	// Another player's open table, for the fuzzer to join, watch,
+	// chat at and fiddle with.
+	hostTok, _, err := home.s.NewSession(ctx, "host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var other struct {
+		ID string `json:"id"`
+	}
+	if code := httpJSON(t, "POST", home.url+"/api/tables", hostTok, map[string]any{"game": "papayoo", "seat": 0,
+		"bots": map[string]string{"1": "random"}}, &other); code != 200 {
+		t.Fatalf("the other player's table: %d", code)
+	}
+	before := home.s.table(other.ID).Summary()
+	tok, _, err := at.s.NewSession(ctx, "fuzzer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := protocol.Dial(ctx, at.url, &protocol.Options{Token: tok})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.CloseNow()
+	in := make(chan protocol.Incoming, 4096)
+	readErr := make(chan error, 1)
+	go func() {
+		for {
+			m, err := pc.Recv(ctx)
+			if err != nil {
+				readErr <- err
+				close(in)
+				return
+			}
+			in <- m
 		}
-		var other struct {
+	}()
+	g := &fuzzGen{data: data, other: other.ID}
+	touched := false // the fuzzer joined or watched the other table
+	var sent []string
+	// take checks a message that arrived and keeps what the next
+	// messages can use (created tables, legal moves); it reports
+	// whether it was the final pong.
+	take := func(m protocol.Incoming, ok bool) bool {
+		if !ok {
+			t.Fatalf("the room closed the connection after %q: %v", sent, <-readErr)
+		}
+		checkFuzzReply(t, m, known, serverTypes, sent)
+		g.learn(m)
+		var p struct {
 			ID string `json:"id"`
 		}
-		if code := httpJSON(t, "POST", ts.url+"/api/tables", hostTok, map[string]any{"game": "papayoo", "seat": 0,
-			"bots": map[string]string{"1": "random"}}, &other); code != 200 {
-			t.Fatalf("the other player's table: %d", code)
-		}
-		before := s.table(other.ID).Summary()
-		tok, _, err := s.NewSession(ctx, "fuzzer")
-		if err != nil {
-			t.Fatal(err)
-		}
-		pc, err := protocol.Dial(ctx, ts.url, &protocol.Options{Token: tok})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer pc.CloseNow()
-		in := make(chan protocol.Incoming, 4096)
-		readErr := make(chan error, 1)
-		go func() {
-			for {
-				m, err := pc.Recv(ctx)
-				if err != nil {
-					readErr <- err
-					close(in)
-					return
-				}
-				in <- m
-			}
-		}()
-		g := &fuzzGen{data: data, other: other.ID}
-		touched := false // the fuzzer joined or watched the other table
-		var sent []string
-		// take checks a message that arrived and keeps what the next
-		// messages can use (created tables, legal moves); it reports
-		// whether it was the final pong.
-		take := func(m protocol.Incoming, ok bool) bool {
-			if !ok {
-				t.Fatalf("the room closed the connection after %q: %v", sent, <-readErr)
-			}
-			checkFuzzReply(t, m, known, serverTypes, sent)
-			g.learn(m)
-			var p struct {
-				ID string `json:"id"`
-			}
-			return m.Type == protocol.TypePong && json.Unmarshal(m.Raw, &p) == nil && p.ID == "end"
-		}
-		for n := 0; n < maxFuzzMessages && g.more(); n++ {
-			for drained := false; !drained; {
-				select {
-				case m, ok := <-in:
-					take(m, ok)
-				default:
-					drained = true
-				}
-			}
-			b, tbl, typ := g.message()
-			if tbl == other.ID && (typ == protocol.TypeJoin || typ == protocol.TypeWatch) {
-				touched = true
-			}
-			sent = append(sent, string(b))
-			if err := pc.SendRaw(ctx, b); err != nil {
-				t.Fatalf("send %s after %q: %v", b, sent, err)
-			}
-		}
-		if err := pc.SendRaw(ctx, []byte(`{"type":"ping","id":"end"}`)); err != nil {
-			t.Fatalf("send ping after %q: %v", sent, err)
-		}
-		for done := false; !done; {
+		return m.Type == protocol.TypePong && json.Unmarshal(m.Raw, &p) == nil && p.ID == "end"
+	}
+	for n := 0; n < maxFuzzMessages && g.more(); n++ {
+		for drained := false; !drained; {
 			select {
 			case m, ok := <-in:
-				done = take(m, ok)
-			case <-ctx.Done():
-				t.Fatalf("no pong after %q", sent)
+				take(m, ok)
+			default:
+				drained = true
 			}
 		}
-		if code := httpJSON(t, "GET", ts.url+"/healthz", "", nil, nil); code != 200 {
-			t.Fatalf("after %q: /healthz %d", sent, code)
+		b, tbl, typ := g.message()
+		if tbl == other.ID && (typ == protocol.TypeJoin || typ == protocol.TypeWatch) {
+			touched = true
 		}
-		if !touched {
-			after := s.table(other.ID).Summary()
-			if after.Status != before.Status || len(after.Seats) != len(before.Seats) || after.Owner != before.Owner {
-				t.Errorf("the other player's table changed without the fuzzer at it: %+v → %+v after %q", before, after, sent)
-			}
-			for i := range after.Seats {
-				if after.Seats[i].Player != before.Seats[i].Player || after.Seats[i].Kind != before.Seats[i].Kind {
-					t.Errorf("seat %d of the other table changed: %+v → %+v after %q", i, before.Seats[i], after.Seats[i], sent)
-				}
+		sent = append(sent, string(b))
+		if err := pc.SendRaw(ctx, b); err != nil {
+			t.Fatalf("send %s after %q: %v", b, sent, err)
+		}
+	}
+	if err := pc.SendRaw(ctx, []byte(`{"type":"ping","id":"end"}`)); err != nil {
+		t.Fatalf("send ping after %q: %v", sent, err)
+	}
+	for done := false; !done; {
+		select {
+		case m, ok := <-in:
+			done = take(m, ok)
+		case <-ctx.Done():
+			t.Fatalf("no pong after %q", sent)
+		}
+	}
+	if code := httpJSON(t, "GET", at.url+"/healthz", "", nil, nil); code != 200 {
+		t.Fatalf("after %q: /healthz %d", sent, code)
+	}
+	if !touched {
+		after := home.s.table(other.ID).Summary()
+		if after.Status != before.Status || len(after.Seats) != len(before.Seats) || after.Owner != before.Owner {
+			t.Errorf("the other player's table changed without the fuzzer at it: %+v → %+v after %q", before, after, sent)
+		}
+		for i := range after.Seats {
+			if after.Seats[i].Player != before.Seats[i].Player || after.Seats[i].Kind != before.Seats[i].Kind {
+				t.Errorf("seat %d of the other table changed: %+v → %+v after %q", i, before.Seats[i], after.Seats[i], sent)
 			}
 		}
-	})
+	}
 }
 
 // maxFuzzMessages bounds one input's messages: under the refusals in a row
