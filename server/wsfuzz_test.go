@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"cardroom/protocol"
 	"cardroom/store"
 	"cardroom/store/pgtest"
+	"cardroom/table"
 )
 
 // FuzzClientSession plays a hostile client against a running room: the
@@ -29,7 +32,11 @@ import (
 // than the refusals that close one), and still answers a ping after the
 // sequence, with /healthz still up. A panic in any handler fails the
 // run. The other player's table stays as it was unless the fuzzer joined
-// or watched it.
+// or watched it. Most inputs start with a game of the fuzzer against two
+// bots, and every state message it received passes the leak sweep: its
+// view is the engine's view of its seat at that step, replayed from the
+// stored log, and no card outside that view appears in the message or
+// its history entries (sweepHostile).
 func FuzzClientSession(f *testing.F) {
 	addHostileSeeds(f)
 	ts := startServerCfg(f, f.TempDir(), hostileConfig(Config{Store: store.NewMemory()}))
@@ -53,12 +60,13 @@ func FuzzClusterClientSession(f *testing.F) {
 
 // hostileConfig is cfg with the per-address and per-player request
 // limits out of the fuzzer's way (its inputs all come from one address,
-// one after another) and bots that move at once.
+// one after another) and bots that move almost at once (a game of bots
+// at full speed would send a watcher thousands of states an input).
 func hostileConfig(cfg Config) Config {
 	cfg.Rate, cfg.Burst, cfg.HTTPRate = 10000, 10000, -1
 	cfg.SessionsPerIPPerHour, cfg.OpenTablesPerIP, cfg.TablesPerIP, cfg.MaxConnsPerIP = -1, -1, -1, -1
 	cfg.HintsPerMinute, cfg.HintsPerIPPerMinute = -1, -1
-	cfg.Table.BotDelay = 0
+	cfg.Table.BotDelay = 2 * time.Millisecond
 	return cfg
 }
 
@@ -123,46 +131,104 @@ func hostileSession(t *testing.T, data []byte, at, home *testServer) {
 		t.Fatal(err)
 	}
 	defer pc.CloseNow()
-	in := make(chan protocol.Incoming, 4096)
-	readErr := make(chan error, 1)
+	// The reader never blocks: a client that stopped reading while it
+	// sends would be cut by the room as too slow (its outgoing queue's
+	// bound), which is the room's right.
+	var (
+		mu      sync.Mutex
+		pending []protocol.Incoming
+		readErr error
+		wake    = make(chan struct{}, 1)
+	)
 	go func() {
 		for {
 			m, err := pc.Recv(ctx)
+			mu.Lock()
 			if err != nil {
-				readErr <- err
-				close(in)
+				readErr = err
+			} else {
+				pending = append(pending, m)
+			}
+			mu.Unlock()
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+			if err != nil {
 				return
 			}
-			in <- m
 		}
 	}()
 	g := &fuzzGen{data: data, other: other.ID}
 	touched := false // the fuzzer joined or watched the other table
 	var sent []string
-	// take checks a message that arrived and keeps what the next
-	// messages can use (created tables, legal moves); it reports
-	// whether it was the final pong.
-	take := func(m protocol.Incoming, ok bool) bool {
-		if !ok {
-			t.Fatalf("the room closed the connection after %q: %v", sent, <-readErr)
-		}
-		checkFuzzReply(t, m, known, serverTypes, sent)
-		g.learn(m)
-		var p struct {
-			ID string `json:"id"`
-		}
-		return m.Type == protocol.TypePong && json.Unmarshal(m.Raw, &p) == nil && p.ID == "end"
-	}
-	for n := 0; n < maxFuzzMessages && g.more(); n++ {
-		for drained := false; !drained; {
+	var states [][]byte // every state message, for the leak sweep
+	// take checks the messages that arrived, after waiting up to wait
+	// for one if none has, and keeps what the next messages can use
+	// (created tables, legal moves); it reports whether the final pong
+	// was among them.
+	take := func(wait time.Duration) bool {
+		mu.Lock()
+		none := len(pending) == 0 && readErr == nil
+		mu.Unlock()
+		if none && wait > 0 {
 			select {
-			case m, ok := <-in:
-				take(m, ok)
-			default:
-				drained = true
+			case <-wake:
+			case <-time.After(wait):
 			}
 		}
+		mu.Lock()
+		got, err := pending, readErr
+		pending = nil
+		mu.Unlock()
+		end := false
+		for _, m := range got {
+			checkFuzzReply(t, m, known, serverTypes, sent)
+			g.learn(m)
+			if m.Type == protocol.TypeState {
+				states = append(states, m.Raw)
+			}
+			var p struct {
+				ID string `json:"id"`
+			}
+			end = end || m.Type == protocol.TypePong && json.Unmarshal(m.Raw, &p) == nil && p.ID == "end"
+		}
+		if err != nil && !end {
+			t.Fatalf("the room closed the connection after %q: %v (%d cut as too slow in all)", sent, err, at.s.slowKicks.Load())
+		}
+		return end
+	}
+	if len(data) > 0 && data[0]%4 != 0 {
+		// Most inputs start with a game the fuzzer plays against two
+		// bots (the first byte chooses the game), so the sequence meets
+		// a game in progress: its moves, hints, rematches and states.
+		g.i++
+		names := games.Names()
+		name := names[int(data[0]/4)%len(names)]
+		opts := maps.Clone(quickOptions(name))
+		if opts == nil {
+			opts = map[string]string{}
+		}
+		opts["players"] = "3"
+		b, _ := json.Marshal(map[string]any{"type": protocol.TypeCreate, "game": name, "options": opts, "seat": 0,
+			"bots": map[string]string{"1": "random", "2": "random"}})
+		sent = append(sent, string(b))
+		if err := pc.SendRaw(ctx, b); err != nil {
+			t.Fatalf("send %s: %v", b, err)
+		}
+	}
+	// progress is the type of the last message sent if it moves a game
+	// on (a create, a join, a move): the next message then waits a little
+	// for the answer, so that the sequence plays from fresh states.
+	progress := len(sent) > 0
+	for n := 0; n < maxFuzzMessages && g.more(); n++ {
+		wait := time.Duration(0)
+		if progress {
+			wait = 30 * time.Millisecond
+		}
+		take(wait)
 		b, tbl, typ := g.message()
+		progress = typ == protocol.TypeCreate || typ == protocol.TypeJoin || typ == protocol.TypeMove
 		if tbl == other.ID && (typ == protocol.TypeJoin || typ == protocol.TypeWatch) {
 			touched = true
 		}
@@ -174,17 +240,15 @@ func hostileSession(t *testing.T, data []byte, at, home *testServer) {
 	if err := pc.SendRaw(ctx, []byte(`{"type":"ping","id":"end"}`)); err != nil {
 		t.Fatalf("send ping after %q: %v", sent, err)
 	}
-	for done := false; !done; {
-		select {
-		case m, ok := <-in:
-			done = take(m, ok)
-		case <-ctx.Done():
+	for !take(time.Second) {
+		if ctx.Err() != nil {
 			t.Fatalf("no pong after %q", sent)
 		}
 	}
 	if code := httpJSON(t, "GET", at.url+"/healthz", "", nil, nil); code != 200 {
 		t.Fatalf("after %q: /healthz %d", sent, code)
 	}
+	sweepHostile(t, at, home, append(g.mine, other.ID), states, sent)
 	if !touched {
 		after := home.s.table(other.ID).Summary()
 		if after.Status != before.Status || len(after.Seats) != len(before.Seats) || after.Owner != before.Owner {
@@ -194,6 +258,54 @@ func hostileSession(t *testing.T, data []byte, at, home *testServer) {
 			if after.Seats[i].Player != before.Seats[i].Player || after.Seats[i].Kind != before.Seats[i].Kind {
 				t.Errorf("seat %d of the other table changed: %+v → %+v after %q", i, before.Seats[i], after.Seats[i], sent)
 			}
+		}
+	}
+}
+
+// sweepHostile runs the leak sweep over the state messages the fuzzer
+// received from the tables it played at or watched: each one's view must
+// be the engine's view of the seat it names at that step (replayed from
+// the stored log), and carry no card outside it; each history entry must
+// be the engine's and show no card outside the view at its own step.
+func sweepHostile(t *testing.T, at, home *testServer, ids []string, states [][]byte, sent []string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, id := range ids {
+		var mine [][]byte
+		for _, b := range states {
+			var h struct {
+				Table string `json:"table"`
+			}
+			if json.Unmarshal(b, &h) == nil && h.Table == id {
+				mine = append(mine, b)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		st := home.s.store
+		if at.s.table(id) != nil {
+			st = at.s.store
+		}
+		meta, err := st.Table(ctx, id)
+		if err != nil {
+			t.Fatalf("table %s: %v", id, err)
+		}
+		events, err := st.Events(ctx, id)
+		if err != nil {
+			t.Fatalf("table %s: events: %v", id, err)
+		}
+		eng, err := games.Lookup(meta.Game)
+		if err != nil {
+			t.Fatalf("table %s: %v", id, err)
+		}
+		rec := table.Record(meta, events)
+		views, _ := replayViews(t, eng, rec)
+		hist := historyOf(t, eng, rec)
+		for _, b := range mine {
+			sweep(func(format string, args ...any) {
+				t.Errorf("after %q: "+format, append([]any{sent}, args...)...)
+			}, eng.Deck(), "fuzzer", b, views, hist)
 		}
 	}
 }
@@ -341,7 +453,8 @@ func (g *fuzzGen) options() map[string]any {
 // message builds the next client message; it returns its bytes, its
 // table and its type.
 func (g *fuzzGen) message() ([]byte, string, string) {
-	types := protocol.ClientTypes()
+	// Moves are drawn as often as five other types together.
+	types := append(protocol.ClientTypes(), protocol.TypeMove, protocol.TypeMove, protocol.TypeMove, protocol.TypeMove)
 	typ := types[int(g.byte())%len(types)]
 	m := map[string]any{"type": typ}
 	if g.byte()%3 != 0 {
@@ -374,6 +487,9 @@ func (g *fuzzGen) message() ([]byte, string, string) {
 	case protocol.TypePing:
 	default:
 		tbl = g.table()
+		if typ == protocol.TypeMove && len(g.mine) > 0 && g.byte()%4 != 0 {
+			tbl = g.mine[0] // mostly the game in progress
+		}
 		m["table"] = tbl
 		if g.byte()%3 == 0 {
 			m["seat"] = g.num()
