@@ -39,6 +39,8 @@ const (
 	ShuttingDown Code = "shutting_down" // HTTP: GET /ws refused while the server stops
 	RatedTable   Code = "rated_table"   // not allowed at a rated table (hints; docs/ratings.md)
 	NoAnalysis   Code = "no_analysis"   // HTTP: no post-game analysis of that seat (a bot's, failed, or off)
+	NoEndpoint   Code = "no_endpoint"   // HTTP: no such path under /api/
+	BadMethod    Code = "bad_method"    // HTTP: a method the path under /api/ does not take (Allow says which)
 
 	// Accounts (docs/accounts.md; HTTP only).
 	NameTaken           Code = "name_taken"            // an account holds this name or one that looks like it
@@ -96,6 +98,8 @@ var codes = []struct {
 	{ShuttingDown, http.StatusServiceUnavailable},
 	{RatedTable, http.StatusBadRequest},
 	{NoAnalysis, http.StatusNotFound},
+	{NoEndpoint, http.StatusNotFound},
+	{BadMethod, http.StatusMethodNotAllowed},
 	{NameTaken, http.StatusConflict},
 	{BadPassword, http.StatusBadRequest},
 	{BadCredentials, http.StatusUnauthorized},

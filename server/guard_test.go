@@ -923,3 +923,45 @@ func TestSecureCookie(t *testing.T) {
 		}
 	}
 }
+
+// TestAPIErrorsJSON: a path under /api/ that no endpoint has, or a method
+// its endpoint does not take, is answered with the API's JSON error (the
+// mux wrote plain text: "404 page not found" from the static files'
+// catch-all, "Method Not Allowed"), with Allow on a 405; an endpoint still
+// gets its path values; other paths keep the static files' answers.
+func TestAPIErrorsJSON(t *testing.T) {
+	s := memServer(t, Config{HTTPRate: -1})
+	for _, c := range []struct {
+		method, path string
+		status       int
+		code         protocol.Code
+		allow        string
+	}{
+		{"GET", "/api/ratings/", 404, protocol.NoEndpoint, ""},
+		{"GET", "/api/nothing", 404, protocol.NoEndpoint, ""},
+		{"POST", "/api/nothing/at/all", 404, protocol.NoEndpoint, ""},
+		{"DELETE", "/api/games", 405, protocol.BadMethod, "GET, HEAD"},
+		{"PUT", "/api/tables", 405, protocol.BadMethod, "GET, HEAD, POST"},
+		{"GET", "/api/games", 200, "", ""},
+		{"GET", "/api/tables/t_missing", 404, protocol.NoTable, ""},
+	} {
+		w := do(s, c.method, c.path, "192.0.2.7:1000", "", "")
+		var e protocol.ErrorBody
+		json.Unmarshal(w.Body.Bytes(), &e)
+		if w.Code != c.status || e.Error.Code != c.code || w.Header().Get("Allow") != c.allow {
+			t.Errorf("%s %s: %d %q Allow %q (%s); want %d %q Allow %q", c.method, c.path, w.Code, e.Error.Code,
+				w.Header().Get("Allow"), strings.TrimSpace(w.Body.String()), c.status, c.code, c.allow)
+		}
+		if c.code != "" && (w.Header().Get("Content-Type") != "application/json" || e.Error.Message == "") {
+			t.Errorf("%s %s: %s %q, want a JSON error with a message", c.method, c.path, w.Header().Get("Content-Type"), w.Body)
+		}
+		// An endpoint's path values reach it (the wrapper lets the mux
+		// serve: it sets them).
+		if c.code == protocol.NoTable && !strings.Contains(e.Error.Message, "t_missing") {
+			t.Errorf("%s %s: %q, want the table's id in the message", c.method, c.path, e.Error.Message)
+		}
+	}
+	if w := do(s, "GET", "/no-such-file.js", "192.0.2.7:1000", "", ""); w.Code != 404 || strings.Contains(w.Header().Get("Content-Type"), "json") {
+		t.Errorf("a missing static file: %d %s; want the file server's 404", w.Code, w.Header().Get("Content-Type"))
+	}
+}

@@ -60,9 +60,59 @@ func (s *Server) routes() {
 	s.cfg.guardDefaults()
 	s.guard = newGuard(s.cfg)
 	outer := http.NewServeMux()
-	outer.Handle("/", s.protect(m))
+	outer.Handle("/", s.protect(apiErrors(m)))
 	s.mux = outer
 }
+
+// apiErrors answers the mux's own refusals under /api/ as the API's JSON
+// errors, where the mux writes plain text: a path no endpoint has (which
+// the static files' catch-all would answer "404 page not found") is
+// no_endpoint, 404; a method the path does not take is bad_method, 405,
+// with the mux's Allow header.
+func apiErrors(m *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/api/") {
+			m.ServeHTTP(w, r)
+			return
+		}
+		h, pattern := m.Handler(r)
+		switch pattern {
+		case "GET /": // the static files: no endpoint
+			writeErr(w, http.StatusNotFound, protocol.NoEndpoint, "no such endpoint: "+r.Method+" "+r.URL.Path)
+		case "": // the mux's own 404 or 405
+			probe := &statusProbe{header: http.Header{}}
+			h.ServeHTTP(probe, r)
+			allow := probe.header.Get("Allow")
+			if allow == "GET, HEAD" {
+				// Only the static files take this path (a GET of it
+				// reaches them): no endpoint has it.
+				g := r.Clone(r.Context())
+				g.Method = http.MethodGet
+				if _, p := m.Handler(g); p == "GET /" {
+					allow = ""
+				}
+			}
+			if probe.status == http.StatusMethodNotAllowed && allow != "" {
+				w.Header().Set("Allow", allow)
+				writeErr(w, http.StatusMethodNotAllowed, protocol.BadMethod, r.URL.Path+" does not take "+r.Method+": it takes "+allow)
+				return
+			}
+			writeErr(w, http.StatusNotFound, protocol.NoEndpoint, "no such endpoint: "+r.Method+" "+r.URL.Path)
+		default:
+			m.ServeHTTP(w, r) // (not h: the mux sets the path's values as it serves)
+		}
+	})
+}
+
+// statusProbe keeps a handler's status and headers and drops its body.
+type statusProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *statusProbe) Header() http.Header         { return p.header }
+func (p *statusProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *statusProbe) WriteHeader(status int)      { p.status = status }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")

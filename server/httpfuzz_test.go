@@ -5,13 +5,18 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"cardroom/table"
-
+	"cardroom/game"
+	"cardroom/games"
 	"cardroom/protocol"
+	"cardroom/record"
+	"cardroom/store"
+	"cardroom/table"
 )
 
 // FuzzHTTPBodies sends arbitrary bytes as the JSON body of the endpoints
@@ -99,4 +104,190 @@ func stopTables(s *Server) {
 	for _, t := range ts {
 		t.Stop()
 	}
+}
+
+// httpRoutes are the room's HTTP endpoints, as FuzzHTTPRequests calls
+// them ({x}: a path value it fills in).
+var httpRoutes = []string{
+	"POST /api/session", "GET /api/session", "POST /api/logout", "GET /api/games", "GET /api/tables", "GET /api/online",
+	"POST /api/tables", "GET /api/tables/{table}", "POST /api/quickplay", "GET /api/records/{table}",
+	"GET /api/records/{table}/replay", "GET /api/records/{table}/analysis", "GET /api/history",
+	"GET /api/players/{player}/history", "GET /api/players/{player}", "GET /api/players/{player}/ratings",
+	"GET /api/ratings/{game}", "GET /api/ratings/{game}/players", "POST /api/login", "POST /api/account",
+	"GET /api/account", "POST /api/account/password", "GET /api/sessions", "DELETE /api/sessions/{session}",
+	"POST /api/account/bot", "GET /api/account/bot", "DELETE /api/account/bot/tokens/{session}",
+	"GET /api/tournaments", "POST /api/tournaments", "GET /api/tournaments/{tournament}",
+	"POST /api/tournaments/{tournament}/join", "POST /api/tournaments/{tournament}/deals/{deal}/play",
+	"GET /healthz",
+}
+
+// FuzzHTTPRequests sends sequences of up to 8 requests to every endpoint
+// of the room, with path values (tables finished, in play and missing,
+// players, games, tournaments, deals), query parameters (steps, seats,
+// offsets, limits, invites: small, negative, huge, not numbers), tokens
+// (a guest's, nobody's, forged) and bodies drawn from the input, and
+// checks the contract for bad input: no 5xx but 503, a JSON error with a
+// code on every 4xx, valid JSON in every answer that says it is JSON
+// (a record is text), and /healthz still
+// up. And what is hidden stays hidden: no answer to the fuzzer (who is
+// not seated there) carries a card of a hand of the game in play, whose
+// record and replay are not public until it ends.
+func FuzzHTTPRequests(f *testing.F) {
+	for _, seed := range []string{
+		"", "\x09\x00", "\x0a\x01\x01\x00", "\x0b\x01\x02\x30", "\x0a\x02\x03\xff\xff\x07",
+		"\x10\x00\x11\x01\x12\x02", "\x1d\x03\x1e\x01\x1f\x00\x00", "\x07\x00\x00\x00", "\x18\x01\x05secret",
+	} {
+		f.Add([]byte(seed))
+	}
+	s := memServer(f, Config{HTTPRate: -1, SessionsPerIPPerHour: -1, OpenTablesPerIP: -1, TablesPerIP: -1,
+		Table: table.Config{BotDelay: 0}})
+	ctx := context.Background()
+	hostTok, host, err := s.NewSession(ctx, "host")
+	if err != nil {
+		f.Fatal(err)
+	}
+	post := func(path, token, body string) []byte {
+		req := httptest.NewRequest("POST", path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, req)
+		if w.Code != 200 {
+			f.Fatalf("POST %s %s: %d %s", path, body, w.Code, w.Body)
+		}
+		return w.Body.Bytes()
+	}
+	var made struct {
+		ID string `json:"id"`
+	}
+	// A game of bots that ends at once (its record public), and a game in
+	// play that waits for the host's pass (its hands hidden).
+	json.Unmarshal(post("/api/tables", hostTok, `{"game":"papayoo","options":{"rounds":"1"},"bots":{"0":"random","1":"random","2":"random","3":"random"}}`), &made)
+	finished := made.ID
+	json.Unmarshal(post("/api/tables", hostTok, `{"game":"papayoo","seat":0,"bots":{"1":"random","2":"random","3":"random"}}`), &made)
+	playing := made.ID
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if t := s.table(finished); t == nil || t.Summary().Status == store.StatusFinished {
+			break
+		}
+		if time.Now().After(deadline) {
+			f.Fatal("the bots' game did not end")
+		}
+	}
+	// The hidden cards: every card in a hand of the game in play.
+	eng, _ := games.Lookup("papayoo")
+	meta, err := s.store.Table(ctx, playing)
+	if err != nil {
+		f.Fatal(err)
+	}
+	events, err := s.store.Events(ctx, playing)
+	if err != nil {
+		f.Fatal(err)
+	}
+	st, err := record.Replay(eng, table.Record(meta, events), nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	hidden := map[string]bool{}
+	public := func() map[string]bool { b, _ := json.Marshal(st.View(-1)); return cardSet(eng.Deck(), string(b)) }()
+	for seat := 0; seat < st.Seats(); seat++ {
+		b, _ := json.Marshal(st.View(game.Seat(seat)))
+		for c := range cardSet(eng.Deck(), string(b)) {
+			hidden[c] = hidden[c] || !public[c]
+		}
+	}
+	if len(hidden) < 40 {
+		f.Fatalf("the game in play hides %d cards; want its hands", len(hidden))
+	}
+	inputs := 0
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// A fresh guest each input (the last may have claimed its name).
+		inputs++
+		tok, _, err := s.NewSession(ctx, "fuzzer"+strconv.Itoa(inputs))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			// The fuzzer's own tables go; the two games stay.
+			s.mu.Lock()
+			var mine []*table.Table
+			for id, tb := range s.tables {
+				if id != playing && id != finished {
+					mine = append(mine, tb)
+				}
+			}
+			s.mu.Unlock()
+			for _, tb := range mine {
+				tb.Stop()
+			}
+		}()
+		g := &fuzzGen{data: data}
+		for n := 0; n < 8 && g.more(); n++ {
+			route := httpRoutes[int(g.byte())%len(httpRoutes)]
+			method, path, _ := strings.Cut(route, " ")
+			for _, p := range []struct{ name, value string }{
+				{"{table}", g.pick(finished, playing, "t_missing", "..", "%2e%2e", "t_"+strings.Repeat("z", 300))},
+				{"{player}", g.pick(host.Player, "p_missing", "host", "%00", strings.Repeat("p", 300))},
+				{"{game}", g.pick("papayoo", "rum500", "pisyedili", "chess", "")},
+				{"{tournament}", g.pick("u_missing", "", "1", finished)},
+				{"{deal}", strconv.FormatInt(g.num(), 10)},
+				{"{session}", g.pick("0", "x", strings.Repeat("f", 64), "-1")},
+			} {
+				path = strings.Replace(path, p.name, url.PathEscape(p.value), 1)
+			}
+			q := url.Values{}
+			for k := int(g.byte() % 4); k > 0; k-- {
+				name := g.pick("step", "seat", "offset", "limit", "game", "invite", "history_from", "id", "token")
+				q.Add(name, g.pick(strconv.FormatInt(g.num(), 10), "", "x", "1e9", "99999999999999999999", host.Player, "papayoo", g.text()))
+			}
+			if len(q) > 0 {
+				path += "?" + q.Encode()
+			}
+			body := ""
+			if method != "GET" {
+				body = g.pick(`{}`, `{"game":"papayoo","seat":0}`, `{"name":"fuzzer2","password":"a long password 1"}`,
+					`{"password":"a long password 1"}`, `{"old":"x","new":"a long password 2"}`, `{"game":"papayoo","deals":2,"start":"when_full"}`,
+					`{"label":"`+g.text()+`"}`, g.text())
+			}
+			token := g.pick(tok, tok, "", "garbage", "bot_"+strings.Repeat("0", 64))
+			req := httptest.NewRequest(method, path, strings.NewReader(body))
+			if token != "" {
+				req.Header.Set("Authorization", "Bearer "+token)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			w := httptest.NewRecorder()
+			s.Handler().ServeHTTP(w, req)
+			what := method + " " + path + " " + body
+			switch {
+			case w.Code >= 500 && w.Code != http.StatusServiceUnavailable:
+				t.Errorf("%s: %d %s", what, w.Code, w.Body)
+			case w.Code >= 400:
+				var e struct {
+					Error protocol.ErrorDetail `json:"error"`
+				}
+				if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil || e.Error.Code == "" {
+					t.Errorf("%s: %d with no JSON error code: %s", what, w.Code, w.Body)
+				}
+			case strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") && !json.Valid(w.Body.Bytes()):
+				t.Errorf("%s: %d, not JSON: %.300s", what, w.Code, w.Body)
+			}
+			// What could tell of the game in play: its own endpoints and
+			// the lists that name it (other answers, the finished game's
+			// record first, hold cards of other deals).
+			about := strings.Contains(path, playing) || route == "GET /api/tables" || route == "GET /api/history" ||
+				route == "GET /api/online" || strings.Contains(path, "/api/players/"+host.Player)
+			if w.Code < 300 && about {
+				for c := range cardSet(eng.Deck(), w.Body.String()) {
+					if hidden[c] {
+						t.Errorf("LEAK: %s answered card %s of a hand of the game in play: %.300s", what, c, w.Body)
+					}
+				}
+			}
+		}
+		w := httptest.NewRecorder()
+		s.Handler().ServeHTTP(w, httptest.NewRequest("GET", "/healthz", nil))
+		if w.Code != 200 {
+			t.Fatalf("after %q: /healthz %d", data, w.Code)
+		}
+	})
 }
