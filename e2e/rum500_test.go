@@ -417,7 +417,11 @@ func TestRum500ThreeJokersByKind(t *testing.T) {
 	b.createTable("rum500", 2, map[string]string{"decks": "2", "jokers": "2"}, nil)
 	b.waitJS("my turn", myTurnToDraw)
 	b.click("draw", `[data-testid=draw-stock]`)
-	b.waitJS("drawn", `!!document.querySelector('[data-testid=discard]')`)
+	// The drawn card in the hand, not only the click sent: before the
+	// draw's state arrives the hand's cards are disabled (nothing to meld
+	// yet), a click on one is lost and the meld button stayed disabled
+	// (2 full runs of the browser tests in 4 on a busy machine).
+	b.waitJS("drawn", `document.querySelectorAll('[data-testid=hand-card]').length === 14 && !!document.querySelector('[data-testid=discard]')`)
 	for i := 1; i <= 3; i++ {
 		b.click(fmt.Sprintf("select joker %d", i), fmt.Sprintf(`[data-testid=hand-card][data-key="hJK#%d"]`, i))
 	}
