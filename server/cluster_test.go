@@ -1036,3 +1036,18 @@ func TestClusterTableBounds(t *testing.T) {
 		t.Errorf("carol's table on n2 from another address: %+v", e)
 	}
 }
+
+// FuzzClusterClientSession is FuzzClientSession on a cluster of two
+// nodes: the other player's table is owned by node 1 and the fuzzer is
+// connected to node 2, so its messages to that table are relayed over
+// the bus (the owner checks them as it checks its own clients'), and its
+// own tables are node 2's.
+func FuzzClusterClientSession(f *testing.F) {
+	needGame(f, "papayoo")
+	u := pgtest.Require(f)
+	natsURL := clustertest.StartNATS(f)
+	addHostileSeeds(f)
+	n1 := startClusterNodeWith(f, "n1", u, natsURL, nil, func(c *Config) { *c = hostileConfig(*c) })
+	n2 := startClusterNodeWith(f, "n2", u, natsURL, nil, func(c *Config) { *c = hostileConfig(*c) })
+	f.Fuzz(func(t *testing.T, data []byte) { hostileSession(t, data, n2, n1) })
+}
