@@ -1049,5 +1049,5 @@ func FuzzClusterClientSession(f *testing.F) {
 	addHostileSeeds(f)
 	n1 := startClusterNodeWith(f, "n1", u, natsURL, nil, func(c *Config) { *c = hostileConfig(*c) })
 	n2 := startClusterNodeWith(f, "n2", u, natsURL, nil, func(c *Config) { *c = hostileConfig(*c) })
-	f.Fuzz(func(t *testing.T, data []byte) { hostileSession(t, data, n2, n1) })
+	f.Fuzz(func(t *testing.T, data []byte) { hostileSession(t, data, n2, n1, false) })
 }

@@ -38,7 +38,18 @@ import (
 func FuzzClientSession(f *testing.F) {
 	addHostileSeeds(f)
 	ts := startServerCfg(f, f.TempDir(), hostileConfig(Config{Store: store.NewMemory()}))
-	f.Fuzz(func(t *testing.T, data []byte) { hostileSession(t, data, ts, ts) })
+	f.Fuzz(func(t *testing.T, data []byte) { hostileSession(t, data, ts, ts, false) })
+}
+
+// FuzzAnonymousSession is FuzzClientSession for a connection without a
+// session (an anonymous spectator, which may only watch): everything
+// else is refused with a known code, nothing changes, and the other
+// player's table is a game in play, so the states it watches pass the
+// leak sweep as a spectator's (no hand at all).
+func FuzzAnonymousSession(f *testing.F) {
+	addHostileSeeds(f)
+	ts := startServerCfg(f, f.TempDir(), hostileConfig(Config{Store: store.NewMemory()}))
+	f.Fuzz(func(t *testing.T, data []byte) { hostileSession(t, data, ts, ts, true) })
 }
 
 // hostileConfig is cfg with the per-address and per-player request
@@ -80,8 +91,9 @@ func addHostileSeeds(f *testing.F) {
 }
 
 // hostileSession is one input of FuzzClientSession: the fuzzer connects
-// to at, and the other player's table is made on home.
-func hostileSession(t *testing.T, data []byte, at, home *testServer) {
+// to at (anonymously if anon), and the other player's table is made on
+// home (a game in play if anon, open otherwise).
+func hostileSession(t *testing.T, data []byte, at, home *testServer, anon bool) {
 	known := map[string]bool{}
 	for _, c := range protocol.Codes() {
 		known[string(c)] = true
@@ -100,14 +112,21 @@ func hostileSession(t *testing.T, data []byte, at, home *testServer) {
 	var other struct {
 		ID string `json:"id"`
 	}
+	bots := map[string]string{"1": "random"}
+	if anon {
+		// The host never passes: the game waits for it, in play.
+		bots = map[string]string{"1": "random", "2": "random", "3": "random"}
+	}
 	if code := httpJSON(t, "POST", home.url+"/api/tables", hostTok, map[string]any{"game": "papayoo", "seat": 0,
-		"bots": map[string]string{"1": "random"}}, &other); code != 200 {
+		"bots": bots}, &other); code != 200 {
 		t.Fatalf("the other player's table: %d", code)
 	}
 	before := home.s.table(other.ID).Summary()
-	tok, _, err := at.s.NewSession(ctx, "fuzzer")
-	if err != nil {
-		t.Fatal(err)
+	tok := ""
+	if !anon {
+		if tok, _, err = at.s.NewSession(ctx, "fuzzer"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	pc, err := protocol.Dial(ctx, at.url, &protocol.Options{Token: tok})
 	if err != nil {
