@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -641,4 +642,48 @@ func TestRum500HistoryTexts(t *testing.T) {
 	t.Logf("en: %q", texts["en"])
 	t.Logf("cs: %q", texts["cs"])
 	e.checkJS()
+}
+
+// TestRum500LongMeldFits: a long meld (a run of fourteen cards, with the
+// owners' marks under them, as two decks and jokers allow) wraps its
+// cards inside its box on the narrowest phone, in the table's felt: the
+// layout sweep met one on a random deal that stuck out of a 360 px
+// screen by 150 px on each side. The meld is built from the client's own
+// card elements and classes (pieces.js, app.css).
+func TestRum500LongMeldFits(t *testing.T) {
+	e := newEnv(t)
+	b := e.tab("alice")
+	b.must(20*time.Second, "open", chromedp.Navigate(e.base+"/"), waitVisible(tid("name-input")))
+	b.resize(smallPhone)
+	js := `(async () => {
+	  const { cardEl, h } = await import('/js/pieces.js').then(async (p) => ({ ...p, h: (await import('/js/dom.js')).h }));
+	  const cards = ['AH', '2H', '3H', '4H', '5H', '6H', 'JK', '8H', '9H', '10H', 'JH', 'QH', 'KH', 'AH'];
+	  const meld = h('div', { class: 'meld meld-owner-0', 'data-testid': 'long-meld' },
+	    h('div', { class: 'meld-title' }, 'Meld 1'),
+	    h('div', { class: 'meld-cards' }, cards.map((c, i) => cardEl(c, { size: 'small',
+	      who: h('span', { class: 'own oc-' + (i % 2), 'aria-hidden': 'true' }, String(i % 2 + 1)) }))));
+	  const melds = h('div', { class: 'melds', 'data-testid': 'long-melds' }, meld);
+	  const felt = h('div', { class: 'felt' }, melds);
+	  document.querySelector('main').prepend(felt);
+	  await new Promise((r) => requestAnimationFrame(r));
+	  const m = meld.getBoundingClientRect(), p = melds.getBoundingClientRect();
+	  const rows = new Set([...meld.querySelectorAll('.card')].map((c) => Math.round(c.getBoundingClientRect().top))).size;
+	  return JSON.stringify({ ml: m.left, mr: m.right, pl: p.left, pr: p.right, rows, page: document.documentElement.scrollWidth });
+	})()`
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[string](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		ML, MR, PL, PR float64
+		Rows, Page     int
+	}
+	if err := json.Unmarshal([]byte(out), &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.ML < g.PL-0.5 || g.MR > g.PR+0.5 || g.Page > int(smallPhone.width) || g.Rows < 2 {
+		t.Errorf("a 14-card meld at 360 px: %s; want it inside its box (in rows) and the page %d px wide at most", out, smallPhone.width)
+	}
 }
