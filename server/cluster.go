@@ -141,6 +141,11 @@ func newClusterNode(s *Server, cfg ClusterConfig) (*clusterNode, error) {
 	if !ok {
 		return nil, errors.New("cluster: the store has no leases: a cluster needs PostgreSQL (--store postgres://…)")
 	}
+	if _, chat := s.store.(store.Chat); chat {
+		if _, fenced := s.store.(store.FencedChat); !fenced {
+			return nil, errors.New("cluster: the store keeps chat but cannot fence it by the tables' leases (store.FencedChat)")
+		}
+	}
 	if cfg.LeaseTTL == 0 {
 		cfg.LeaseTTL = 5 * time.Second
 	}
@@ -340,15 +345,8 @@ func (cl *clusterNode) appendChat(ctx context.Context, st store.Chat, l store.Ch
 	if epoch == 0 {
 		return store.ErrFenced
 	}
-	var err error
-	if fc, ok := st.(store.FencedChat); ok {
-		err = fc.AppendChatFenced(ctx, l, keep, epoch)
-	} else if err = cl.leases.Renew(ctx, l.Table, cl.cfg.Node, epoch, cl.cfg.LeaseTTL); err == nil {
-		// A store whose chat cannot be fenced (none a cluster runs on
-		// today): the lease is confirmed first, which leaves the moment
-		// between the renewal and the insert open.
-		err = st.AppendChat(ctx, l, keep)
-	}
+	// newClusterNode refused a store whose chat is not a FencedChat.
+	err := st.(store.FencedChat).AppendChatFenced(ctx, l, keep, epoch)
 	if errors.Is(err, store.ErrFenced) {
 		cl.fenced.Add(1)
 		go cl.lose(l.Table, epoch, "its lease was lost (a chat line was refused)")

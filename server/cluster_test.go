@@ -871,6 +871,19 @@ func TestClusterStaleOwnerWakes(t *testing.T) {
 	}
 }
 
+// oneNodeTable starts a cluster of one node, with alice connected to it
+// and her Papayoo table there (waiting for players).
+func oneNodeTable(t *testing.T) (*testServer, *client, string) {
+	t.Helper()
+	needGame(t, "papayoo")
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	n := startClusterNode(t, "n1", u, natsURL, nil)
+	alice := dial(t, n.url, newSession(t, n.url, "alice"))
+	t.Cleanup(alice.close)
+	return n, alice, alice.createTable(map[string]any{"game": "papayoo", "seat": 0})
+}
+
 // TestClusterOldRunEndsAlone: a table this node gave up (its lease lost)
 // and then took back runs under a new lease; what the old run says late —
 // its end (OnStop), the loss of its lease (a fenced write) — is about the
@@ -879,14 +892,8 @@ func TestClusterStaleOwnerWakes(t *testing.T) {
 // the new claim's record and released its lease, so the table ran here
 // unowned while another node could claim it.
 func TestClusterOldRunEndsAlone(t *testing.T) {
-	needGame(t, "papayoo")
-	u := pgtest.Require(t)
-	natsURL := clustertest.StartNATS(t)
-	n := startClusterNode(t, "n1", u, natsURL, nil)
+	n, _, id := oneNodeTable(t)
 	cl := n.s.cl
-	alice := dial(t, n.url, newSession(t, n.url, "alice"))
-	defer alice.close()
-	id := alice.createTable(map[string]any{"game": "papayoo", "seat": 0}) // waits for players
 	epochOf := func() (int64, bool) {
 		e := cl.heldEpoch(id)
 		return e, e != 0
@@ -946,14 +953,8 @@ func TestClusterOldRunEndsAlone(t *testing.T) {
 // the lease without noticing refuses the line as unavailable, stores
 // nothing, and gives the table up.
 func TestClusterChatFenced(t *testing.T) {
-	needGame(t, "papayoo")
-	u := pgtest.Require(t)
-	natsURL := clustertest.StartNATS(t)
-	n := startClusterNode(t, "n1", u, natsURL, nil)
+	n, alice, id := oneNodeTable(t)
 	cl := n.s.cl
-	alice := dial(t, n.url, newSession(t, n.url, "alice"))
-	defer alice.close()
-	id := alice.createTable(map[string]any{"game": "papayoo", "seat": 0})
 	alice.expect("chat_settings", nil)
 	alice.send(map[string]any{"type": "chat", "table": id, "channel": "players", "text": "one"})
 	alice.expect("chat", isChat("one"))

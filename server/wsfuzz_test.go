@@ -94,10 +94,6 @@ func addHostileSeeds(f *testing.F) {
 // to at (anonymously if anon), and the other player's table is made on
 // home (a game in play if anon, open otherwise).
 func hostileSession(t *testing.T, data []byte, at, home *testServer, anon bool) {
-	known := map[string]bool{}
-	for _, c := range protocol.Codes() {
-		known[string(c)] = true
-	}
 	serverTypes := protocol.ServerTypes()
 	defer stopTables(at.s)
 	defer stopTables(home.s)
@@ -185,7 +181,7 @@ func hostileSession(t *testing.T, data []byte, at, home *testServer, anon bool) 
 		mu.Unlock()
 		end := false
 		for _, m := range got {
-			checkFuzzReply(t, m, known, serverTypes, sent)
+			checkFuzzReply(t, m, serverTypes, sent)
 			g.learn(m)
 			if m.Type == protocol.TypeState {
 				states = append(states, m.Raw)
@@ -219,9 +215,9 @@ func hostileSession(t *testing.T, data []byte, at, home *testServer, anon bool) 
 			t.Fatalf("send %s: %v", b, err)
 		}
 	}
-	// progress is the type of the last message sent if it moves a game
-	// on (a create, a join, a move): the next message then waits a little
-	// for the answer, so that the sequence plays from fresh states.
+	// progress: the last message sent moves a game on (a create, a join,
+	// a move), so the next one waits a little for the answer and the
+	// sequence plays from fresh states.
 	progress := len(sent) > 0
 	for n := 0; n < maxFuzzMessages && g.more(); n++ {
 		wait := time.Duration(0)
@@ -250,7 +246,7 @@ func hostileSession(t *testing.T, data []byte, at, home *testServer, anon bool) 
 	if code := httpJSON(t, "GET", at.url+"/healthz", "", nil, nil); code != 200 {
 		t.Fatalf("after %q: /healthz %d", sent, code)
 	}
-	sweepHostile(t, at, home, append(g.mine, other.ID), states, sent)
+	sweepHostile(t, at, append(g.mine, other.ID), states, sent)
 	if !touched {
 		after := home.s.table(other.ID).Summary()
 		if after.Status != before.Status || len(after.Seats) != len(before.Seats) || after.Owner != before.Owner {
@@ -269,25 +265,24 @@ func hostileSession(t *testing.T, data []byte, at, home *testServer, anon bool) 
 // be the engine's view of the seat it names at that step (replayed from
 // the stored log), and carry no card outside it; each history entry must
 // be the engine's and show no card outside the view at its own step.
-func sweepHostile(t *testing.T, at, home *testServer, ids []string, states [][]byte, sent []string) {
+func sweepHostile(t *testing.T, at *testServer, ids []string, states [][]byte, sent []string) {
 	t.Helper()
 	ctx := context.Background()
-	for _, id := range ids {
-		var mine [][]byte
-		for _, b := range states {
-			var h struct {
-				Table string `json:"table"`
-			}
-			if json.Unmarshal(b, &h) == nil && h.Table == id {
-				mine = append(mine, b)
-			}
+	byTable := map[string][][]byte{}
+	for _, b := range states {
+		var h struct {
+			Table string `json:"table"`
 		}
+		if json.Unmarshal(b, &h) == nil {
+			byTable[h.Table] = append(byTable[h.Table], b)
+		}
+	}
+	// One node's store: a cluster's nodes share their database.
+	st := at.s.store
+	for _, id := range ids {
+		mine := byTable[id]
 		if len(mine) == 0 {
 			continue
-		}
-		st := home.s.store
-		if at.s.table(id) != nil {
-			st = at.s.store
 		}
 		meta, err := st.Table(ctx, id)
 		if err != nil {
@@ -318,7 +313,7 @@ const maxFuzzMessages = 30
 
 // checkFuzzReply checks one server message of FuzzClientSession: a
 // known type, and an error with a known code and a message.
-func checkFuzzReply(t *testing.T, m protocol.Incoming, known map[string]bool, types []string, sent []string) {
+func checkFuzzReply(t *testing.T, m protocol.Incoming, types []string, sent []string) {
 	t.Helper()
 	if !slices.Contains(types, m.Type) {
 		t.Fatalf("a server message of unknown type %q: %s after %q", m.Type, m.Raw, sent)
@@ -330,10 +325,10 @@ func checkFuzzReply(t *testing.T, m protocol.Incoming, known map[string]bool, ty
 		return
 	}
 	var e struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
+		Code    protocol.Code `json:"code"`
+		Message string        `json:"message"`
 	}
-	if err := json.Unmarshal(m.Raw, &e); err != nil || !known[e.Code] || e.Message == "" {
+	if err := json.Unmarshal(m.Raw, &e); err != nil || !e.Code.Known() || e.Message == "" {
 		t.Fatalf("an error without a known code and a message: %s after %q", m.Raw, sent)
 	}
 }
