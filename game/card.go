@@ -147,6 +147,26 @@ func ItoA(n int) string {
 	return string([]byte{byte('0' + n/10), byte('0' + n%10)})
 }
 
+// UpperASCII upper-cases the ASCII letters of a token and nothing else.
+// Card tokens are read through it rather than strings.ToUpper, which maps
+// other letters onto card letters too (the long s "ſ" onto S, so "7ſ"
+// would read as 7S): notation.md accepts lower case as the one alias of
+// case, and everything else must be refused.
+func UpperASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if b[j] >= 'a' && b[j] <= 'z' {
+					b[j] -= 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
 // ErrBadCard is wrapped by every card parsing error.
 var ErrBadCard = errors.New("bad card")
 
@@ -265,7 +285,7 @@ func (standardDeck) Format(c Card) string {
 }
 
 func (standardDeck) Parse(tok string) (Card, error) {
-	up := strings.ToUpper(tok)
+	up := UpperASCII(tok)
 	if up == "JK" {
 		return Joker, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // notation.md "Cards": every face of both decks prints canonically and parses back.
@@ -68,6 +69,9 @@ func TestParseCardRejects(t *testing.T) {
 	}{
 		{Standard, "1S"}, {Standard, "14H"}, {Standard, "13P"}, {Standard, "11H"}, {Standard, "AX"},
 		{Standard, "10"}, {Standard, "ASS"}, {Standard, "J"}, {Standard, "JKK"}, {Standard, "♥Q"},
+		// Letters outside ASCII whose upper case is a card letter: the
+		// long s is S under strings.ToUpper, the dotless i is I.
+		{Standard, "7\u017f"}, {Standard, "A\u017f"}, {Standard, "J\u0131"}, {Standard, "\u212aS"},
 	}
 	for _, tc := range tests {
 		_, err := tc.deck.Parse(tc.in)
@@ -190,6 +194,13 @@ func FuzzParseCard(f *testing.F) {
 			c, err := d.Parse(s)
 			if err != nil {
 				continue
+			}
+			// Only the canonical form and notation.md's aliases: ASCII
+			// letters and digits, and the suit symbols.
+			if rest := strings.NewReplacer("♠", "", "♥", "", "♦", "", "♣", "").Replace(s); strings.TrimFunc(rest, func(r rune) bool {
+				return r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r))
+			}) != "" {
+				t.Fatalf("deck %v: %q accepted as %v: not the notation's characters", d, s, c)
 			}
 			back, err := d.Parse(d.Format(c))
 			if err != nil || back != c {

@@ -48,7 +48,7 @@ func (deckSpec) Format(c game.Card) string {
 }
 
 func (deckSpec) Parse(tok string) (game.Card, error) {
-	up := strings.ToUpper(tok)
+	up := game.UpperASCII(tok)
 	if up == "JK" {
 		return game.NoCard, game.BadCard(tok, "no joker in this deck")
 	}

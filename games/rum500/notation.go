@@ -196,7 +196,7 @@ func ParseMove(text string) (game.Move, error) {
 
 // parseLaid reads a laid card: a card, or JK=<card> for a joker.
 func parseLaid(text, t string) (c game.Card, face int, err error) {
-	if strings.HasPrefix(strings.ToUpper(t), "JK=") {
+	if strings.HasPrefix(game.UpperASCII(t), "JK=") {
 		f, err := game.Standard.Parse(t[3:])
 		if err != nil || f == game.Joker {
 			return 0, 0, malformed(text, "bad joker %q: want JK=<card it stands for>", t)
