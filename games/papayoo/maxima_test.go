@@ -1,17 +1,18 @@
 package papayoo
 
 import (
+	"strconv"
 	"testing"
 
 	"cardroom/game"
 	"cardroom/record"
 )
 
-// A game at the largest options (8 players, 100 rounds) ends, every round
+// A game at the largest options (8 players, MaxRounds rounds) ends, every round
 // scores its 250 points, the totals are the sums of the rounds, and its
 // record replays to the same result.
 func TestMaximumRounds(t *testing.T) {
-	o := game.Options{"players": "8", "rounds": "100"}
+	o := game.Options{"players": "8", "rounds": strconv.Itoa(MaxRounds)}
 	st, err := Engine{}.New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +52,6 @@ func TestMaximumRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	if record.ResultText(replayed) != record.ResultText(st) {
-		t.Fatal("the replayed 100-round game has another result")
+		t.Fatal("the replayed longest game has another result")
 	}
 }

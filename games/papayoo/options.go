@@ -7,16 +7,18 @@ import (
 
 // The options: their specs, and what the engine makes of them.
 
-// MaxRounds is the largest value of the rounds option: it bounds the length
-// of a game (all bots included), and at 250 points a round a seat's total
-// stays within 25000, far inside the int32 totals.
-const MaxRounds = 100
+// MaxRounds is the largest value of the rounds option. papayoo.md §6 sets
+// none ("integer ≥ 1"); every number a client sends is range-checked, so
+// the engine takes one far above any real game: at 250 points a round a
+// seat's total stays within 250,000. A table bounds a game's length by
+// its steps anyway (-max-steps, docs/server.md).
+const MaxRounds = 1000
 
 // OptionSpecs implements game.Engine.
 func (Engine) OptionSpecs() []game.OptionSpec {
 	return []game.OptionSpec{
 		{Name: "players", Kind: "int", Default: "4", Min: 3, Max: 8, Doc: "number of players, 3 to 8"},
-		{Name: "rounds", Kind: "int", Default: "", Min: 1, Max: MaxRounds, Doc: "number of rounds R, 1 to 100; default = number of players"},
+		{Name: "rounds", Kind: "int", Default: "", Min: 1, Max: MaxRounds, Doc: "number of rounds R, 1 to 1000; default = number of players"},
 		{Name: "first_dealer", Kind: "enum", Default: "random", Values: []string{"random", "0", "1", "2", "3", "4", "5", "6", "7"},
 			Doc: "the first dealer: random (a chance step \"dealer N\") or a seat index"},
 		{Name: "tie_break", Kind: "enum", Default: "shared", Values: []string{"shared"}, Doc: "ties for the lowest total: co-winners"},

@@ -1,17 +1,18 @@
 package pisyedili
 
 import (
+	"strconv"
 	"testing"
 
 	"cardroom/game"
 	"cardroom/record"
 )
 
-// A game at the largest options (7 players, 100 hands) ends after exactly
-// 100 hands, the totals are the sums of the hands, and its record replays
+// A game at the largest options (7 players, maxHands hands) ends after
+// exactly that many hands, the totals are the sums of the hands, and its record replays
 // to the same result.
 func TestMaximumHands(t *testing.T) {
-	o := game.Options{"players": "7", "hands": "100"}
+	o := game.Options{"players": "7", "hands": strconv.Itoa(maxHands)}
 	st, err := Engine{}.New(o)
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,6 @@ func TestMaximumHands(t *testing.T) {
 		t.Fatal(err)
 	}
 	if record.ResultText(replayed) != record.ResultText(st) {
-		t.Fatal("the replayed 100-hand game has another result")
+		t.Fatal("the replayed longest game has another result")
 	}
 }

@@ -4,15 +4,18 @@ package pisyedili
 
 import "cardroom/game"
 
-// maxHands is the largest value of the hands option. A hand's penalty is at
+// maxHands is the largest value of the hands option. pisyedili.md §13 sets
+// none ("integer ≥ 1"); every number a client sends is range-checked, so
+// the engine takes one far above any real game. A hand's penalty is at
 // most 10 × the whole deck's points (10 × 1080), so totals stay far
-// inside an int over 100 hands, and an all-bot game ends.
-const maxHands = 100
+// inside an int; a table bounds a game's length by its steps anyway
+// (-max-steps, docs/server.md).
+const maxHands = 1000
 
 var optionSpecs = []game.OptionSpec{
 	{Name: "players", Kind: "int", Default: "4", Min: 2, Max: maxSeats, Doc: "number of players, 2 to 7"},
 	{Name: "jokers", Kind: "bool", Default: "true", Doc: "play with the two jokers (106 cards) or without (104)"},
-	{Name: "hands", Kind: "int", Default: "", Min: 1, Max: maxHands, Doc: "number of hands in the game, 1 to 100; default = the number of players"},
+	{Name: "hands", Kind: "int", Default: "", Min: 1, Max: maxHands, Doc: "number of hands in the game, 1 to 1000; default = the number of players"},
 	{Name: "seven_stack", Kind: "enum", Default: "linear", Values: []string{"linear", "doubling"}, Doc: "seven chain size: linear 3, 6, 9 … or doubling 3, 6, 12 …"},
 	{Name: "penalty_ends_turn", Kind: "bool", Default: "true", Doc: "taking a chain's penalty ends the player's turn"},
 	{Name: "jack_wild", Kind: "bool", Default: "true", Doc: "a jack may be played on any card"},

@@ -1,6 +1,7 @@
 package rum500
 
 import (
+	"strconv"
 	"testing"
 
 	"cardroom/game"
@@ -12,9 +13,9 @@ import (
 // the hands and a winner reached the target; its record replays to the same
 // result.
 func TestMaximumTarget(t *testing.T) {
-	for _, bonus := range []string{"1000", "0"} {
+	for _, bonus := range []string{strconv.Itoa(maxBonus), "0"} {
 		for _, tie := range []string{"shared", "play_on"} {
-			o := game.Options{"players": "2", "target": "10000", "go_out_bonus": bonus, "tie_resolution": tie}
+			o := game.Options{"players": "2", "target": strconv.Itoa(maxTarget), "go_out_bonus": bonus, "tie_resolution": tie}
 			st, err := Engine{}.New(o)
 			if err != nil {
 				t.Fatal(err)
@@ -40,7 +41,7 @@ func TestMaximumTarget(t *testing.T) {
 					t.Fatalf("%s: seat %d: total %d, hands sum to %d", tie, s, res.Totals[s], sums[s])
 				}
 			}
-			if w := res.Winners[0]; res.Totals[w] < 10000 {
+			if w := res.Winners[0]; res.Totals[w] < maxTarget {
 				t.Fatalf("%s: winner %d has %d, below the target", tie, w, res.Totals[w])
 			}
 			replayed, err := record.Replay(Engine{}, rc.Rec, nil)

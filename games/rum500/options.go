@@ -7,15 +7,17 @@ import (
 
 // The options: their specs, and what the engine makes of them.
 
-// The largest target and going-out bonus. A hand moves a total by at most
+// The largest target and going-out bonus. rum500.md §12 sets none
+// ("integer > 0", "integer ≥ 0"); every number a client sends is
+// range-checked, so the engine takes bounds far above any real game. A hand moves a total by at most
 // the points of every card in play (two decks with jokers: 852) plus the
 // bonus, so totals stay far inside an int however long a game lasts. The
 // rules themselves do not bound the number of hands (a hand's score may be
 // negative, and tie_resolution=play_on plays on while the best totals tie);
 // see docs/games/rum500.md.
 const (
-	maxTarget = 10000
-	maxBonus  = 1000
+	maxTarget = 100_000
+	maxBonus  = 100_000
 )
 
 // OptionSpecs implements game.Engine.
@@ -26,11 +28,11 @@ func (Engine) OptionSpecs() []game.OptionSpec {
 		{Name: "two_player_hand", Default: "13", Kind: "enum", Values: []string{"13", "10"}, Doc: "cards dealt to each player in a 2-player game (7 otherwise)"},
 		{Name: "jokers", Default: "0", Kind: "enum", Values: []string{"0", "2"}, Doc: "jokers per deck (wild, 15 points)"},
 		{Name: "meld_jokers", Default: "any", Kind: "enum", Values: []string{"any", "one"}, Doc: "jokers a new meld may hold: any number (the spec: a joker may stand for any card in a meld), or at most one"},
-		{Name: "target", Default: "500", Kind: "int", Min: 1, Max: maxTarget, Doc: "the game ends after the hand in which a cumulative score reaches this, 1 to 10000"},
+		{Name: "target", Default: "500", Kind: "int", Min: 1, Max: maxTarget, Doc: "the game ends after the hand in which a cumulative score reaches this, 1 to 100000"},
 		{Name: "top_discard_free", Default: "false", Kind: "bool", Doc: "the top discard alone may be taken with no immediate use"},
 		{Name: "must_discard_to_go_out", Default: "false", Kind: "bool", Doc: "a player goes out only by discarding the last card"},
 		{Name: "stock_exhausted", Default: "end_when_declined", Kind: "enum", Values: stockRuleNames, Doc: "what happens when the stock runs out"},
-		{Name: "go_out_bonus", Default: "0", Kind: "int", Min: 0, Max: maxBonus, Doc: "points added to the hand score of the player who goes out, 0 to 1000"},
+		{Name: "go_out_bonus", Default: "0", Kind: "int", Min: 0, Max: maxBonus, Doc: "points added to the hand score of the player who goes out, 0 to 100000"},
 		{Name: "tie_resolution", Default: "shared", Kind: "enum", Values: []string{"shared", "play_on"}, Doc: "a tie for the highest score at the end: co-winners, or play more hands"},
 	}
 }
