@@ -706,18 +706,7 @@ func TestAuditDeepTake(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := build(t, c.p)
-			got := legalTexts(s)
-			if c.want != nil && !reflect.DeepEqual(got, c.want) {
-				t.Fatalf("legal %v, want %v", got, c.want)
-			}
-			for _, l := range c.has {
-				if !hasLegal(s, l) {
-					t.Errorf("%s not legal: %v", l, got)
-				}
-			}
-			for _, l := range c.not {
-				refused(t, s, l, game.ErrIllegal)
-			}
+			checkLegal(t, s, c.want, c.has, c.not)
 			checkOracle(t, s, c.name, true)
 			if c.after != "" {
 				play(t, s, c.after)
@@ -1027,6 +1016,8 @@ func TestAuditGoingOut(t *testing.T) {
 		{name: "§6.4 out by a lay-off", hand: "9D", melds: []mspec{{"6D 7D 8D", 1}}, moves: []string{"layoff 9D 1"}, out: 0, score: 9},
 		{name: "§6.4 out by discarding the last card", hand: "9D", moves: []string{"discard 9D"}, out: 0, score: 0},
 		{name: "§6.4 out by a meld", hand: "9D 9S 9C", moves: []string{"meld 9S 9D 9C"}, out: 0, score: 27},
+		{name: "§6.4 out by a meld and a lay-off of the whole hand", hand: "5S 6S 7S 9D", melds: []mspec{{"6D 7D 8D", 1}},
+			moves: []string{"meld 5S 6S 7S", "layoff 9D 1"}, out: 0, score: 18 + 9},
 		{name: "§6.4 must discard: no lay-off of the last card", opts: "must_discard_to_go_out=true", hand: "9D",
 			melds: []mspec{{"6D 7D 8D", 1}}, bad: []string{"layoff 9D 1"}, moves: []string{"discard 9D"}, out: 0, score: 0},
 		{name: "§6.4 must discard: meld keeping a card, then discard it", opts: "must_discard_to_go_out=true", hand: "9D 9S 9C 2H",

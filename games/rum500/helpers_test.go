@@ -209,3 +209,21 @@ func mustMove(t testing.TB, text string) game.Move {
 	}
 	return m
 }
+
+// checkLegal checks s's legal moves: exactly want (unless nil), each of
+// has among them, and each of not refused as illegal.
+func checkLegal(t *testing.T, s *State, want, has, not []string) {
+	t.Helper()
+	got := legalTexts(s)
+	if want != nil && !reflect.DeepEqual(got, want) {
+		t.Fatalf("legal %v, want %v", got, want)
+	}
+	for _, l := range has {
+		if !hasLegal(s, l) {
+			t.Errorf("%s not legal: %v", l, got)
+		}
+	}
+	for _, l := range not {
+		refused(t, s, l, game.ErrIllegal)
+	}
+}
