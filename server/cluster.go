@@ -146,6 +146,12 @@ func newClusterNode(s *Server, cfg ClusterConfig) (*clusterNode, error) {
 			return nil, errors.New("cluster: the store keeps chat but cannot fence it by the tables' leases (store.FencedChat)")
 		}
 	}
+	// The quotas of lasting things (sessions, accounts, tournaments) are
+	// the cluster's: an address behind a balancer meets every node. (Set
+	// before the server's goroutines start: they read it unlocked.)
+	if q, ok := s.store.(store.Quotas); ok && s.guard.shared == nil {
+		s.guard.shared = q
+	}
 	if cfg.LeaseTTL == 0 {
 		cfg.LeaseTTL = 5 * time.Second
 	}

@@ -1052,3 +1052,42 @@ func FuzzClusterClientSession(f *testing.F) {
 	n2 := startClusterNodeWith(f, "n2", u, natsURL, nil, func(c *Config) { *c = hostileConfig(*c) })
 	f.Fuzz(func(t *testing.T, data []byte) { hostileSession(t, data, n2, n1, false) })
 }
+
+// TestClusterSessionQuota: the quota of guest sessions an address may
+// create is the cluster's, not each node's (store.Quotas): with three an
+// hour, an address that asks n1 and n2 in turn gets three in all, and the
+// fourth is refused on either node with that limit; another address still
+// gets its own. Without the shared buckets each node would grant three.
+func TestClusterSessionQuota(t *testing.T) {
+	u := pgtest.Require(t)
+	natsURL := clustertest.StartNATS(t)
+	set := func(c *Config) { c.SessionsPerIPPerHour = 3 }
+	nodes := []*testServer{startClusterNodeWith(t, "n1", u, natsURL, nil, set), startClusterNodeWith(t, "n2", u, natsURL, nil, set)}
+	create := func(n *testServer, from, name string) (int, protocol.ErrorDetail) {
+		var out struct {
+			Error protocol.ErrorDetail `json:"error"`
+		}
+		code := httpJSONFrom(t, from, "POST", n.url+"/api/session", "", protocol.SessionReq{Name: name}, &out)
+		return code, out.Error
+	}
+	const addr = "198.51.100.20"
+	for i := range 3 {
+		if code, e := create(nodes[i%2], addr, fmt.Sprintf("guest%d", i)); code != 200 {
+			t.Fatalf("session %d on n%d: %d %+v", i+1, i%2+1, code, e)
+		}
+	}
+	for i, n := range nodes {
+		code, e := create(n, addr, "guest9")
+		if code != 429 || e.Code != protocol.RateLimited || e.Limit == nil || e.Limit.Name != protocol.LimitSessions || e.Limit.Max != 3 {
+			t.Errorf("a fourth session on n%d: %d %+v; want 429 rate_limited, sessions max 3", i+1, code, e)
+		}
+	}
+	if code, e := create(nodes[1], "198.51.100.21", "other"); code != 200 {
+		t.Errorf("another address's session: %d %+v", code, e)
+	}
+	for i, n := range nodes {
+		if m := metricValue(t, n.url, "cardroom_shared_quota_errors_total"); m != "0" {
+			t.Errorf("n%d: %s shared quota errors", i+1, m)
+		}
+	}
+}

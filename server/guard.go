@@ -1,6 +1,9 @@
 package server
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,6 +22,7 @@ import (
 
 	"cardroom/protocol"
 	"cardroom/server/wsconn"
+	"cardroom/store"
 )
 
 // The room is served straight to the Internet by one process, so nothing in
@@ -74,6 +78,12 @@ type guard struct {
 	// (Config.TrustedProxies); empty: none, the peer is the client.
 	trusted []netip.Prefix
 	log     *slog.Logger
+	// shared holds the cluster's copies of the sessions and creations
+	// buckets (a cluster node's store; nil on one node): a node grants
+	// from its own bucket first, then from the shared one, so an address
+	// spread over N nodes gets the quota once, not N times.
+	shared       store.Quotas
+	sharedErrors atomic.Int64 // shared buckets that could not be read (the node's own bucket decided)
 
 	connsRefused     atomic.Int64
 	tcpOpen          atomic.Int64 // connections the listener accepted and that are not closed
@@ -116,7 +126,7 @@ func (c *Config) guardDefaults() {
 }
 
 func newGuard(c Config) *guard {
-	g := &guard{maxConns: max(c.MaxConnsPerIP, 0), trusted: c.TrustedProxies, log: c.Log,
+	g := &guard{maxConns: max(c.MaxConnsPerIP, 0), trusted: c.TrustedProxies, log: c.Log, shared: c.quotas,
 		apiLimit:      protocol.Limit{Name: protocol.LimitRequests, Max: c.HTTPRate, Burst: int(min(c.HTTPBurst, math.MaxInt32))},
 		sessionsLimit: protocol.Limit{Name: protocol.LimitSessions, Max: float64(c.SessionsPerIPPerHour)},
 		creationLimit: protocol.Limit{Name: protocol.LimitCreations, Max: float64(c.CreationsPerIPPerDay)}}
@@ -128,11 +138,11 @@ func newGuard(c Config) *guard {
 	}
 	if c.SessionsPerIPPerHour > 0 {
 		n := float64(c.SessionsPerIPPerHour)
-		g.sessions = newAddrLimiter(n/3600, n)
+		g.sessions = newAddrLimiter("sessions", n/3600, n)
 	}
 	if c.CreationsPerIPPerDay > 0 {
 		n := float64(c.CreationsPerIPPerDay)
-		g.creations = newAddrLimiter(n/86400, n)
+		g.creations = newAddrLimiter("creations", n/86400, n)
 	}
 	return g
 }
@@ -202,10 +212,14 @@ const netShare = 16
 // times the quota. A /48 is 65,536 /64s and anyone can have one (tunnel brokers
 // give them away), so without the wider bucket its holder would have
 // 65,536 fresh quotas of sessions, accounts and tournaments; with it, 16.
-type addrLimiter struct{ addr, net *limiter }
+type addrLimiter struct {
+	addr, net   *limiter
+	kind        string  // the shared buckets' kind (store.Quotas)
+	rate, burst float64 // an address's; its /48 gets netShare times both
+}
 
-func newAddrLimiter(rate, burst float64) *addrLimiter {
-	return &addrLimiter{addr: newLimiter(rate, burst), net: newLimiter(rate*netShare, burst*netShare)}
+func newAddrLimiter(kind string, rate, burst float64) *addrLimiter {
+	return &addrLimiter{addr: newLimiter(rate, burst), net: newLimiter(rate*netShare, burst*netShare), kind: kind, rate: rate, burst: burst}
 }
 
 // allow takes one token from remote's address and, for IPv6, from its
@@ -247,6 +261,68 @@ func (l *addrLimiter) refund(remote string) {
 	l.addr.refund(ak)
 	if nk != "" {
 		l.net.refund(nk)
+	}
+}
+
+// quotaKey is the shared bucket's key of an address key: a digest, so the
+// store never holds a client's address.
+func quotaKey(kind, key string) string {
+	h := sha256.Sum256([]byte("cardroom quota " + kind + "\x00" + key))
+	return hex.EncodeToString(h[:16])
+}
+
+// allowShared takes what allow took from the node's own buckets from the
+// cluster's shared ones too (g.shared), as allowKeys does: the /48's
+// bucket, then the address's. Refused, it gives back what it took there
+// and in the node's buckets. A store that cannot answer leaves the
+// decision to the node's buckets (logged, counted): a quota must not stop
+// the room when its database hiccups.
+func (g *guard) allowShared(ctx context.Context, l *addrLimiter, remote string) (ok bool, retry time.Duration, wide bool) {
+	if g.shared == nil {
+		return true, 0, false
+	}
+	ak, nk := addrKeys(remote)
+	fail := func(err error) (bool, time.Duration, bool) {
+		g.sharedErrors.Add(1)
+		g.log.Warn("shared quota", "kind", l.kind, "err", err)
+		return true, 0, false
+	}
+	if nk != "" {
+		ok, retry, err := g.shared.TakeQuota(ctx, l.kind+"/48", quotaKey(l.kind, nk), l.rate*netShare, l.burst*netShare)
+		if err != nil {
+			return fail(err)
+		}
+		if !ok {
+			l.refund(remote)
+			return false, retry, true
+		}
+	}
+	ok, retry, err := g.shared.TakeQuota(ctx, l.kind, quotaKey(l.kind, ak), l.rate, l.burst)
+	if err != nil {
+		return fail(err)
+	}
+	if !ok {
+		l.refund(remote)
+		if nk != "" {
+			g.shared.RefundQuota(ctx, l.kind+"/48", quotaKey(l.kind, nk))
+		}
+	}
+	return ok, retry, false
+}
+
+// refundShared gives back to the shared buckets what allowShared took.
+func (g *guard) refundShared(ctx context.Context, l *addrLimiter, remote string) {
+	if g.shared == nil {
+		return
+	}
+	ak, nk := addrKeys(remote)
+	if err := g.shared.RefundQuota(ctx, l.kind, quotaKey(l.kind, ak)); err != nil {
+		g.sharedErrors.Add(1)
+	}
+	if nk != "" {
+		if err := g.shared.RefundQuota(ctx, l.kind+"/48", quotaKey(l.kind, nk)); err != nil {
+			g.sharedErrors.Add(1)
+		}
 	}
 }
 
@@ -499,7 +575,11 @@ func (g *guard) allowSession(w http.ResponseWriter, r *http.Request) bool {
 	if g.sessions == nil {
 		return true
 	}
-	ok, retry, wide := g.sessions.allow(g.clientAddr(r))
+	addr := g.clientAddr(r)
+	ok, retry, wide := g.sessions.allow(addr)
+	if ok {
+		ok, retry, wide = g.allowShared(r.Context(), g.sessions, addr)
+	}
 	if !ok {
 		g.rateLimited(w, r, retry, widen(g.sessionsLimit, wide), "too many new sessions from your address: keep your session token, or try again later")
 	}
@@ -514,7 +594,11 @@ func (g *guard) allowCreation(w http.ResponseWriter, r *http.Request, what strin
 	if g.creations == nil {
 		return true
 	}
-	ok, retry, wide := g.creations.allow(g.clientAddr(r))
+	addr := g.clientAddr(r)
+	ok, retry, wide := g.creations.allow(addr)
+	if ok {
+		ok, retry, wide = g.allowShared(r.Context(), g.creations, addr)
+	}
 	if !ok {
 		g.creationsLimited.Add(1)
 		g.rateLimited(w, r, retry, widen(g.creationLimit, wide), "too many "+what+" from your address today: try again later")
@@ -526,13 +610,17 @@ func (g *guard) allowCreation(w http.ResponseWriter, r *http.Request, what strin
 // that then made no session (a login refused).
 func (g *guard) refundSession(r *http.Request) {
 	if g.sessions != nil {
-		g.sessions.refund(g.clientAddr(r))
+		addr := g.clientAddr(r)
+		g.sessions.refund(addr)
+		g.refundShared(r.Context(), g.sessions, addr)
 	}
 }
 
 func (g *guard) refundCreation(r *http.Request) {
 	if g.creations != nil {
-		g.creations.refund(g.clientAddr(r))
+		addr := g.clientAddr(r)
+		g.creations.refund(addr)
+		g.refundShared(r.Context(), g.creations, addr)
 	}
 }
 

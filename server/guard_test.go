@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -963,5 +964,79 @@ func TestAPIErrorsJSON(t *testing.T) {
 	}
 	if w := do(s, "GET", "/no-such-file.js", "192.0.2.7:1000", "", ""); w.Code != 404 || strings.Contains(w.Header().Get("Content-Type"), "json") {
 		t.Errorf("a missing static file: %d %s; want the file server's 404", w.Code, w.Header().Get("Content-Type"))
+	}
+}
+
+// sharedQuotas is a store.Quotas for tests: it grants, refuses or fails
+// as told, and counts refunds.
+type sharedQuotas struct {
+	mu      sync.Mutex
+	mode    string // "grant", "refuse" or "fail"
+	refunds int
+}
+
+func (q *sharedQuotas) TakeQuota(ctx context.Context, kind, key string, rate, burst float64) (bool, time.Duration, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	switch q.mode {
+	case "refuse":
+		return false, 90 * time.Second, nil
+	case "fail":
+		return false, 0, errors.New("the database is away")
+	}
+	return true, 0, nil
+}
+
+func (q *sharedQuotas) RefundQuota(ctx context.Context, kind, key string) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.refunds++
+	return nil
+}
+
+func (q *sharedQuotas) PurgeQuotas(ctx context.Context) (int, error) { return 0, nil }
+
+func (q *sharedQuotas) set(mode string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.mode = mode
+}
+
+// TestSharedQuota: a cluster node grants a session from its own bucket and
+// then from the cluster's (guard.shared): a shared refusal is the answer
+// (with the shared bucket's wait) and gives the node's token back, so the
+// node's quota is intact when the cluster's refills; a shared store that
+// fails leaves the decision to the node's bucket, counted in
+// cardroom_shared_quota_errors_total.
+func TestSharedQuota(t *testing.T) {
+	q := &sharedQuotas{mode: "refuse"}
+	s := memServer(t, Config{SessionsPerIPPerHour: 2, HTTPRate: -1, quotas: q})
+	const a = "203.0.113.7:4000"
+	for i := range 3 {
+		w := do(s, "POST", "/api/session", a, "", `{"name":"guest"}`)
+		if w.Code != 429 || errCode(w.Body.Bytes()) != "rate_limited" || w.Header().Get("Retry-After") != "90" {
+			t.Fatalf("shared bucket empty, session %d: %d %s, Retry-After %q; want 429 after 90 s", i+1, w.Code, w.Body, w.Header().Get("Retry-After"))
+		}
+	}
+	q.set("grant")
+	for i := range 3 {
+		w := do(s, "POST", "/api/session", a, "", `{"name":"guest"}`)
+		if want := map[bool]int{true: 200, false: 429}[i < 2]; w.Code != want {
+			t.Errorf("shared bucket full, session %d: %d, want %d (the node's quota of 2 intact)", i+1, w.Code, want)
+		}
+	}
+	q.set("fail")
+	const b = "203.0.113.8:4000"
+	for i := range 3 {
+		w := do(s, "POST", "/api/session", b, "", `{"name":"guest"}`)
+		if want := map[bool]int{true: 200, false: 429}[i < 2]; w.Code != want {
+			t.Errorf("shared store failing, session %d: %d, want %d (the node's bucket decides)", i+1, w.Code, want)
+		}
+	}
+	if n := s.guard.sharedErrors.Load(); n != 2 {
+		t.Errorf("%d shared quota errors counted, want 2", n)
+	}
+	if w := do(s, "GET", "/metrics", a, "", ""); !strings.Contains(w.Body.String(), "cardroom_shared_quota_errors_total 2") {
+		t.Error("cardroom_shared_quota_errors_total is not 2 in /metrics")
 	}
 }

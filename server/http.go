@@ -663,6 +663,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_cross_site_refused_total", "counter", "API requests that change state with the session cookie refused because another site's page sent them (Origin, Sec-Fetch-Site).", s.guard.crossSite.Load())
 	metric("cardroom_http_rate_limited_total", "counter", "HTTP API requests, new sessions and lasting creations refused by the per-address rate.", rateLimited)
 	metric("cardroom_creations_limited_total", "counter", "Account claims and tournament creations refused by the per-address daily quota (-creations-per-ip).", s.guard.creationsLimited.Load())
+	metric("cardroom_shared_quota_errors_total", "counter", "Cluster: shared quota buckets (sessions, creations) the store could not read or refund; the node's own bucket decided.", s.guard.sharedErrors.Load())
 	metric("cardroom_sessions_purged_total", "counter", "Expired sessions deleted.", s.sessionsPurged.Load())
 	offers, chains, results := s.rematches.sizes()
 	metric("cardroom_rematch_offers", "gauge", "Rematch offers waiting for answers (each for at most -rematch-ttl).", offers)

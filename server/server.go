@@ -174,6 +174,9 @@ type Config struct {
 	// CreationsPerIPPerDay caps the accounts claimed and tournaments
 	// created from one address in a day, together (default 10).
 	CreationsPerIPPerDay int
+	// quotas are the shared buckets of the two quotas above, for a test;
+	// a cluster node uses its store's (store.Quotas), one node none.
+	quotas store.Quotas
 	// Accounts are the limits of accounts and logins (accounts.go).
 	Accounts AccountsConfig
 	// Bots are the limits of bot accounts and their tokens (botaccount.go).
@@ -347,7 +350,7 @@ func New(cfg Config) (*Server, error) {
 	s.chat, s.rematches = newChatHub(s, cfg.Chat), newRematches(cfg.RematchTTL, cfg.MaxSeries) // chat.go, rematch.go
 	s.pool = pool.NewWith(pool.Options{Workers: min(cfg.BotWorkers, 1024), MaxQueue: min(cfg.BotQueue, 1<<20), Budget: budget, Nice: cfg.BotNice})
 	s.hints = newLimiter(float64(cfg.HintsPerMinute)/60, float64(min(cfg.HintsPerMinute, 1<<20)))
-	s.addrHints = newAddrLimiter(float64(cfg.HintsPerIPPerMinute)/60, float64(min(cfg.HintsPerIPPerMinute, 1<<20)))
+	s.addrHints = newAddrLimiter("hints", float64(cfg.HintsPerIPPerMinute)/60, float64(min(cfg.HintsPerIPPerMinute, 1<<20)))
 	tc := cfg.Table
 	tc.Store, tc.Log, tc.Metrics, tc.Pool = cfg.Store, cfg.Log, s.metrics, s.pool
 	tc.OnChange = s.onChange
@@ -457,13 +460,19 @@ func (s *Server) purgeSessions() {
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		n, err := s.store.PurgeSessions(ctx, time.Now())
-		cancel()
 		if err != nil {
 			s.log.Warn("purge expired sessions", "err", err)
 		} else if n > 0 {
 			s.log.Info("purged expired sessions", "count", n)
 			s.sessionsPurged.Add(int64(n))
 		}
+		if q := s.guard.shared; q != nil {
+			// Refilled shared buckets are the same as none.
+			if _, err := q.PurgeQuotas(ctx); err != nil {
+				s.log.Warn("purge refilled quota buckets", "err", err)
+			}
+		}
+		cancel()
 		select {
 		case <-s.quit:
 			return
