@@ -9,13 +9,16 @@ import (
 	"time"
 
 	"cardroom/protocol"
+	"cardroom/server"
 )
 
 // TestLeaderboard: a rated game played (and abandoned) over the protocol
 // shows on the leaderboard page: the player, below the bot level that
 // finished ahead of them, with the bot badge and provisional marks.
 func TestLeaderboard(t *testing.T) {
-	e := newEnv(t)
+	// A short grace period: a seat left at a rated table is played by the
+	// bot only after it (table.Leave's graced).
+	e := newEnv(t, func(c *server.Config) { c.Table.Grace = 500 * time.Millisecond })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	bob, err := protocol.NewSession(ctx, nil, e.base, "bob")
@@ -34,8 +37,8 @@ func TestLeaderboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pc.CloseNow()
-	// Bob leaves at once: the bots play his seat to the end, and he
-	// finishes last.
+	// Bob leaves at once: after the grace period the bots play his seat
+	// to the end, and he finishes last.
 	if err := pc.Send(ctx, &protocol.LeaveReq{Type: "leave", Table: sum.ID}); err != nil {
 		t.Fatal(err)
 	}

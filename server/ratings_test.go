@@ -211,9 +211,12 @@ func TestRatedGame(t *testing.T) {
 
 // TestRatedAbandon: a player who leaves a rated game is ranked last
 // whatever the score; the bot that finished their game does not save them.
+// The bot starts only after the grace period, as for a lost connection
+// (no hint by leaving and joining again: table.Leave's graced).
 func TestRatedAbandon(t *testing.T) {
 	needGame(t, "papayoo")
-	ts := startServer(t, t.TempDir(), table.Config{})
+	const grace = 400 * time.Millisecond
+	ts := startServer(t, t.TempDir(), table.Config{Grace: grace})
 	sess := newMember(t, ts.url, "alice")
 	var sum table.Summary
 	if code := httpJSON(t, "POST", ts.url+"/api/quickplay", sess.Token, map[string]any{"game": "papayoo", "rated": true, "level": "random"}, &sum); code != 200 {
@@ -221,8 +224,19 @@ func TestRatedAbandon(t *testing.T) {
 	}
 	c := dial(t, ts.url, sess)
 	c.send(map[string]any{"type": "watch", "table": sum.ID})
+	c.expect("state", nil)
+	left := time.Now()
 	c.send(map[string]any{"type": "leave", "table": sum.ID})
+	for time.Since(left) < grace/2 {
+		if si := ts.s.table(sum.ID).Summary().Seats[0]; si.Away {
+			t.Fatalf("%v after leaving a rated game its stand-in plays (want it after the grace period, %v)", time.Since(left), grace)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	c.expect("state", func(m msg) bool { return m.str("status") == "finished" })
+	if d := time.Since(left); d < grace {
+		t.Errorf("the game ended %v after leaving, within the grace period", d)
+	}
 	waitRated(t, ts, sum.ID)
 	var mine protocol.PlayerRatings
 	httpJSON(t, "GET", ts.url+"/api/players/"+sess.Player+"/ratings", "", nil, &mine)

@@ -627,3 +627,40 @@ func TestParseTournamentTable(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentLeaveGraced: an entrant who leaves a deal's table is not
+// played by the stand-in at once (hints are refused in a tournament, and
+// leave, a bot's move, join again would be one) but after the grace
+// period, as for a lost connection (table.Leave's graced).
+func TestTournamentLeaveGraced(t *testing.T) {
+	needGame(t, "papayoo")
+	const grace = 400 * time.Millisecond
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, Table: table.Config{BotDelay: time.Millisecond, Grace: grace},
+		Tournaments: TournamentConfig{PerAddress: -1, PerCreatorAddress: -1}})
+	alice := newSession(t, ts.url, "alice")
+	var created protocol.Tournament
+	req := protocol.TournamentCreate{Game: "papayoo", Options: map[string]string{"players": "3"}, Deals: 1, BotLevel: "random", MaxEntrants: 1, DealMinutes: 30}
+	if code := httpJSON(t, "POST", ts.url+"/api/tournaments", alice.Token, req, &created); code != 200 {
+		t.Fatalf("create: %d", code)
+	}
+	var play protocol.TournamentPlay
+	if code := httpJSON(t, "POST", fmt.Sprintf("%s/api/tournaments/%s/deals/0/play", ts.url, created.ID), alice.Token, nil, &play); code != 200 {
+		t.Fatalf("play deal 0: %d", code)
+	}
+	c := dial(t, ts.url, alice)
+	c.send(map[string]any{"type": "watch", "table": play.Table})
+	c.expect("state", nil)
+	left := time.Now()
+	c.send(map[string]any{"type": "leave", "table": play.Table})
+	for time.Since(left) < grace/2 {
+		if si := ts.s.table(play.Table).Summary().Seats[play.Seat]; si.Away {
+			t.Fatalf("%v after leaving a tournament's table its stand-in plays (want it after the grace period, %v)", time.Since(left), grace)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for deadline := time.Now().Add(5 * time.Second); !ts.s.table(play.Table).Summary().Seats[play.Seat].Away; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the stand-in never took the seat after the grace period")
+		}
+	}
+}

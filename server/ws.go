@@ -896,7 +896,9 @@ func (c *conn) handle(ctx context.Context, m protocol.ClientMsg, raw []byte) {
 			fail(err)
 		}
 	case *protocol.LeaveReq:
-		if err := t.Leave(ctx, c.sess.Player); err != nil {
+		// Where hints are refused, the stand-in waits the grace period
+		// (table.Leave).
+		if err := t.Leave(ctx, c.sess.Player, t.Summary().Rated || isTournamentTable(t.ID())); err != nil {
 			fail(err)
 		}
 	case *protocol.AddBotReq:

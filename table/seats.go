@@ -343,7 +343,11 @@ func (t *Table) seatsChanged(prev store.Table) error {
 
 // Leave gives up player's seats: before the start they become empty;
 // after it a bot plays them until the player joins or watches again.
-func (t *Table) Leave(ctx context.Context, player string) error {
+// With graced (a table where hints are refused: rated, or a tournament's
+// deal), the bot starts only after the grace period, as for a lost
+// connection: at once, "leave, take the bot's move, join again" would be
+// a hint where the table allows none.
+func (t *Table) Leave(ctx context.Context, player string, graced bool) error {
 	var e error
 	err := t.do(ctx, func() {
 		seats := t.seatsOf(player)
@@ -359,8 +363,15 @@ func (t *Table) Leave(ctx context.Context, player string) error {
 			e = t.seatsChanged(prev)
 			return
 		}
+		now := time.Now()
 		for _, i := range seats {
-			t.seats[i].away = true
+			ss := &t.seats[i]
+			switch {
+			case !graced:
+				ss.away = true
+			case !ss.away && ss.absentSince.IsZero():
+				ss.absentSince = now // the grace clock of a lost connection
+			}
 		}
 		t.publish()
 		t.broadcast()

@@ -366,7 +366,7 @@ func TestLeaveAndBots(t *testing.T) {
 		if s, err := tb.Join(ctx, store.Seat{Player: "bob", Name: "bob"}, -1); err != nil || s != 0 {
 			t.Fatalf("join: %d %v", s, err)
 		}
-		if err := tb.Leave(ctx, "bob"); err != nil || tb.Summary().Seats[0].Kind != "empty" {
+		if err := tb.Leave(ctx, "bob", false); err != nil || tb.Summary().Seats[0].Kind != "empty" {
 			t.Fatalf("leave before start: %v %+v", err, tb.Summary().Seats[0])
 		}
 		if err := tb.SetBot(ctx, "bob", 1, "random"); err == nil {
@@ -385,7 +385,7 @@ func TestLeaveAndBots(t *testing.T) {
 		if _, err := tb.Join(ctx, store.Seat{Player: "carol", Name: "carol"}, -1); err == nil {
 			t.Error("joined a started table")
 		}
-		if err := tb.Leave(ctx, "alice"); err != nil {
+		if err := tb.Leave(ctx, "alice", false); err != nil {
 			t.Fatal(err)
 		}
 		synctest.Wait()
@@ -394,6 +394,59 @@ func TestLeaveAndBots(t *testing.T) {
 		}
 		if s, err := tb.Join(ctx, store.Seat{Player: "alice", Name: "alice"}, -1); err != nil || s != 0 || tb.Summary().Seats[0].Away {
 			t.Fatalf("rejoin: %d %v %+v", s, err, tb.Summary().Seats[0])
+		}
+	})
+}
+
+// TestLeaveGraced: where hints are refused (a rated or tournament table:
+// Leave with graced), a seat its player leaves is not played by the
+// stand-in at once but after the grace period, as for a lost connection;
+// a player back within it finds the seat as they left it, with no move
+// made for them. (At once, leave, take the bot's move and join again
+// would be a hint.)
+func TestLeaveGraced(t *testing.T) {
+	needPapayoo(t)
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		m := NewMetrics()
+		const grace = time.Minute
+		tb, err := Create(ctx, Config{Store: store.NewMemory(), Metrics: m, Grace: grace}, newMeta("t_lg", nil, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tb.Stop()
+		tb.Join(ctx, store.Seat{Player: "alice", Name: "alice"}, 0)
+		sub := &fakeSub{player: "alice"}
+		tb.Subscribe(ctx, sub)
+		if err := tb.SetBot(ctx, "p_owner", -1, "random"); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		bots := m.BotMoves.Load() // the bots' passes: alice's is hers to make
+		if err := tb.Leave(ctx, "alice", true); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(grace - time.Second)
+		synctest.Wait()
+		if tb.Summary().Seats[0].Away || m.BotMoves.Load() != bots {
+			t.Fatalf("within the grace period after leaving: seat %+v, %d bot moves (want none for her)", tb.Summary().Seats[0], m.BotMoves.Load()-bots)
+		}
+		if s, err := tb.Join(ctx, store.Seat{Player: "alice", Name: "alice"}, -1); err != nil || s != 0 {
+			t.Fatalf("rejoin: %d %v", s, err)
+		}
+		time.Sleep(2 * grace)
+		synctest.Wait()
+		if tb.Summary().Seats[0].Away || m.BotMoves.Load() != bots {
+			t.Fatalf("back within the grace period: seat %+v, %d bot moves for her", tb.Summary().Seats[0], m.BotMoves.Load()-bots)
+		}
+		// Leaving for good: the stand-in after the grace period.
+		if err := tb.Leave(ctx, "alice", true); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(grace + time.Second)
+		synctest.Wait()
+		if !tb.Summary().Seats[0].Away || m.BotMoves.Load() == bots {
+			t.Fatalf("past the grace period: seat %+v, %d bot moves (want her pass made)", tb.Summary().Seats[0], m.BotMoves.Load()-bots)
 		}
 	})
 }
