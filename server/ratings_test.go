@@ -225,14 +225,7 @@ func TestRatedAbandon(t *testing.T) {
 	c := dial(t, ts.url, sess)
 	c.send(map[string]any{"type": "watch", "table": sum.ID})
 	c.expect("state", nil)
-	left := time.Now()
-	c.send(map[string]any{"type": "leave", "table": sum.ID})
-	for time.Since(left) < grace/2 {
-		if si := ts.s.table(sum.ID).Summary().Seats[0]; si.Away {
-			t.Fatalf("%v after leaving a rated game its stand-in plays (want it after the grace period, %v)", time.Since(left), grace)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	left := leaveGraced(t, ts, c, sum.ID, 0, grace)
 	c.expect("state", func(m msg) bool { return m.str("status") == "finished" })
 	if d := time.Since(left); d < grace {
 		t.Errorf("the game ended %v after leaving, within the grace period", d)
@@ -266,6 +259,22 @@ func TestRatedAbsent(t *testing.T) {
 	if len(mine.History) != 1 || !mine.History[0].Left || mine.History[0].Rank != 3 {
 		t.Errorf("history after going away = %+v; want left, rank 3 (last of 4)", mine.History)
 	}
+}
+
+// leaveGraced sends c's leave of table id and checks, for half the grace
+// period, that its seat is not played by the stand-in (where hints are
+// refused, table.Leave's graced); it returns when the leave was sent.
+func leaveGraced(t *testing.T, ts *testServer, c *client, id string, seat int, grace time.Duration) time.Time {
+	t.Helper()
+	left := time.Now()
+	c.send(map[string]any{"type": "leave", "table": id})
+	for time.Since(left) < grace/2 {
+		if si := ts.s.table(id).Summary().Seats[seat]; si.Away {
+			t.Fatalf("%v after leaving, the seat's stand-in plays (want it after the grace period, %v)", time.Since(left), grace)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return left
 }
 
 // failingRatings is a SQLite store whose rating updates fail, as if the

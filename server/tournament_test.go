@@ -650,14 +650,7 @@ func TestTournamentLeaveGraced(t *testing.T) {
 	c := dial(t, ts.url, alice)
 	c.send(map[string]any{"type": "watch", "table": play.Table})
 	c.expect("state", nil)
-	left := time.Now()
-	c.send(map[string]any{"type": "leave", "table": play.Table})
-	for time.Since(left) < grace/2 {
-		if si := ts.s.table(play.Table).Summary().Seats[play.Seat]; si.Away {
-			t.Fatalf("%v after leaving a tournament's table its stand-in plays (want it after the grace period, %v)", time.Since(left), grace)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	leaveGraced(t, ts, c, play.Table, play.Seat, grace)
 	for deadline := time.Now().Add(5 * time.Second); !ts.s.table(play.Table).Summary().Seats[play.Seat].Away; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the stand-in never took the seat after the grace period")
