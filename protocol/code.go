@@ -186,4 +186,5 @@ const (
 	LimitOneDeal            LimitName = "one_deal"            // a tournament entrant plays one deal at a time
 	LimitHints              LimitName = "hints"               // hints per player (Max a minute)
 	LimitAddressHints       LimitName = "address_hints"       // hints per address (Max a minute)
+	LimitAnalyses           LimitName = "analyses"            // post-game analyses asked for per address (Max an hour)
 )

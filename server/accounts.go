@@ -659,7 +659,12 @@ func (s *Server) revokeConns(hashes []string) {
 
 // handlePassword is POST /api/account/password: needs the current
 // password (charged to the login limiters like a login, so a stolen
-// session cannot guess it fast), and ends every other session.
+// session cannot guess it fast), and ends every other session. It costs
+// two hashes, a slot of the room's few hashing workers each, so it also
+// takes a token of the address's session quota, kept when the change is
+// made: a login is bounded the same way, and without it one account could
+// change its password back and forth at the API rate and keep every other
+// player's login waiting.
 func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request, sess store.Session) {
 	st, ok := s.accountStore(w)
 	if !ok {
@@ -697,9 +702,14 @@ func (s *Server) handlePassword(w http.ResponseWriter, r *http.Request, sess sto
 	if !ok {
 		return
 	}
+	if !s.guard.allowSession(w, r) {
+		refund()
+		return
+	}
 	good, _, err := s.acct.verify(ctx, cur, acc.Hash)
 	if err != nil {
 		refund()
+		s.guard.refundSession(r)
 		hashErr(w, err)
 		return
 	}

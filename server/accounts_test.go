@@ -751,3 +751,35 @@ func TestAccountsInRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestPasswordChangeCharged: a password change costs two hashes (the
+// current password checked, the new one made), a slot of the room's few
+// hashing workers each, so it takes a token of the address's session quota
+// as a login does, kept when the change is made: one account flipping its
+// password back and forth is refused once the quota is spent, and no hash
+// is computed for the refused change.
+func TestPasswordChangeCharged(t *testing.T) {
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, SessionsPerIPPerHour: 4, Accounts: fastHashes})
+	d := newDevice(t, ts.url)
+	d.guest("Anna") // a session: one of the four
+	d.must("POST", "/api/account", protocol.ClaimReq{Password: "open sesame"}, nil)
+	pw := []string{"open sesame", "new sesame"}
+	changed := 0
+	for i := range 6 {
+		before := ts.s.acct.hashes.Load()
+		st, code, _ := d.call("POST", "/api/account/password", protocol.PasswordReq{Current: pw[i%2], Password: pw[(i+1)%2]}, nil)
+		if st != 200 {
+			if st != http.StatusTooManyRequests || code != protocol.RateLimited {
+				t.Fatalf("change %d: %d %s, want 200 or 429 rate_limited", i+1, st, code)
+			}
+			if n := ts.s.acct.hashes.Load() - before; n != 0 {
+				t.Errorf("a refused change computed %d hashes", n)
+			}
+			break
+		}
+		changed++
+	}
+	if changed != 3 {
+		t.Errorf("%d password changes before the refusal; want 3 (a quota of 4, one taken by the session)", changed)
+	}
+}

@@ -45,9 +45,19 @@ type AnalysisConfig struct {
 	Budget int
 	// Queue bounds the seats waiting for their analysis (-analysis-queue;
 	// default 256). A seat refused because the queue is full is analysed
-	// when someone asks for it later.
+	// when someone asks for it later. Seats asked for (GET …/analysis of
+	// a seat nobody queued) may hold half of it at most, so the games that
+	// finish always find room.
 	Queue int
+	// PerIPPerHour bounds the analyses one address asks for (a seat queued
+	// by its request; -analyses-per-ip, default 60; negative: no bound;
+	// an IPv6 /48: 16 times as many). Anyone may ask for any public
+	// finished game's analysis, each one a bot's search of every decision.
+	PerIPPerHour int
 }
+
+// DefaultAnalysesPerIPPerHour is AnalysisConfig.PerIPPerHour's default.
+const DefaultAnalysesPerIPPerHour = 60
 
 // DefaultAnalysisQueue is AnalysisConfig.Queue's default.
 const DefaultAnalysisQueue = 256
@@ -70,6 +80,7 @@ type seatKey struct {
 type queued struct {
 	k     seatKey
 	marks standInMarks
+	asked bool // queued by a request (GET …/analysis), not by the game's end
 }
 
 // standInMarks are a game's stand-in marks as its table knew them: known
@@ -88,12 +99,16 @@ type analyser struct {
 	mu      sync.Mutex
 	queue   []queued
 	pending map[seatKey]bool // queued or running
+	asked   int              // entries of queue that a request queued
 	wake    chan struct{}
+	// perIP is the analyses an address may ask for (nil: no bound).
+	perIP *addrLimiter
 
 	done    atomic.Int64
 	failed  atomic.Int64
 	refused atomic.Int64
 	skipped atomic.Int64 // games ended unfinished, not queued
+	limited atomic.Int64 // requests refused by PerIPPerHour
 	// skippedIDs are the tables skipped lately, under mu.
 	skippedIDs map[string]bool
 	nanos      atomic.Int64 // time spent in analysis chunks
@@ -112,7 +127,13 @@ func newAnalyser(s *Server, cfg AnalysisConfig) (*analyser, error) {
 		cfg.Queue = DefaultAnalysisQueue
 	}
 	cfg.Queue = min(max(cfg.Queue, 1), 1<<16)
+	if cfg.PerIPPerHour == 0 {
+		cfg.PerIPPerHour = DefaultAnalysesPerIPPerHour
+	}
 	a := &analyser{s: s, cfg: cfg, pending: map[seatKey]bool{}, skippedIDs: map[string]bool{}, wake: make(chan struct{}, 1)}
+	if n := float64(cfg.PerIPPerHour); n > 0 {
+		a.perIP = newAddrLimiter("analyses", n/3600, n)
+	}
 	if !cfg.Off && s.analysesStore() != nil {
 		go a.run()
 	}
@@ -128,18 +149,22 @@ func (s *Server) analysesStore() store.Analyses {
 func (a *analyser) on() bool { return a != nil && !a.cfg.Off && a.s.analysesStore() != nil }
 
 // enqueue queues one seat with its game's stand-in marks; false when the
-// queue is full. A seat already queued or running is not queued twice.
-func (a *analyser) enqueue(k seatKey, marks standInMarks) bool {
+// queue is full, or for a seat asked for (asked), when the asked seats
+// hold half of it. A seat already queued or running is not queued twice.
+func (a *analyser) enqueue(k seatKey, marks standInMarks, asked bool) bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.pending[k] {
 		return true
 	}
-	if len(a.queue) >= a.cfg.Queue {
+	if len(a.queue) >= a.cfg.Queue || asked && a.asked >= max(a.cfg.Queue/2, 1) {
 		a.refused.Add(1)
 		return false
 	}
-	a.queue = append(a.queue, queued{k, marks})
+	a.queue = append(a.queue, queued{k, marks, asked})
+	if asked {
+		a.asked++
+	}
 	a.pending[k] = true
 	select {
 	case a.wake <- struct{}{}:
@@ -179,7 +204,7 @@ func (a *analyser) finished(sum *table.Summary) {
 	marks := a.s.standInMarks(sum.ID)
 	for i, si := range sum.Seats {
 		if si.Player != "" {
-			a.enqueue(seatKey{sum.ID, i}, marks)
+			a.enqueue(seatKey{sum.ID, i}, marks, false)
 		}
 	}
 }
@@ -209,6 +234,9 @@ func (a *analyser) run() {
 			q = a.queue[0]
 			a.queue[0] = queued{} // drop the marks with the entry
 			a.queue = a.queue[1:]
+			if q.asked {
+				a.asked--
+			}
 		}
 		a.mu.Unlock()
 		k := q.k
@@ -426,7 +454,18 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 			writeErr(w, http.StatusNotFound, protocol.NoAnalysis, "seat "+strconv.Itoa(seat)+" was a bot's: only the players' seats are analysed")
 			return
 		}
-		if !s.an.enqueue(k, s.standInMarks(meta.ID)) {
+		if l := s.an.perIP; l != nil {
+			if ok, retry, wide := l.allow(s.guard.clientAddr(r)); !ok {
+				s.an.limited.Add(1)
+				s.guard.rateLimited(w, r, retry, widen(protocol.Limit{Name: protocol.LimitAnalyses, Max: float64(s.an.cfg.PerIPPerHour)}, wide),
+					"too many analyses asked for from your address: try again later")
+				return
+			}
+		}
+		if !s.an.enqueue(k, s.standInMarks(meta.ID), true) {
+			if l := s.an.perIP; l != nil {
+				l.refund(s.guard.clientAddr(r))
+			}
 			w.Header().Set("Retry-After", "30")
 			writeErr(w, http.StatusServiceUnavailable, protocol.Busy, "too many analyses are waiting; retry later")
 			return
@@ -447,6 +486,7 @@ func (s *Server) analysisMetrics(metric func(name, typ, help string, v any)) {
 	a.mu.Unlock()
 	metric("cardroom_analysis_queued", "gauge", "Seats of finished games waiting for their post-game analysis, or being analysed.", pending)
 	metric("cardroom_analysis_done_total", "counter", "Post-game analyses computed and stored.", a.done.Load())
+	metric("cardroom_analysis_limited_total", "counter", "Analyses asked for and refused by the per-address quota (-analyses-per-ip).", a.limited.Load())
 	metric("cardroom_analysis_failed_total", "counter", "Post-game analyses that failed (stored as failed).", a.failed.Load())
 	metric("cardroom_analysis_skipped_total", "counter", "Finished games not queued for analysis because they were ended unfinished, their humans gone (analysed when asked for).", a.skipped.Load())
 	metric("cardroom_analysis_refused_total", "counter", "Seats not queued for analysis because the queue was full (-analysis-queue).", a.refused.Load())

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"cardroom/protocol"
 	"cardroom/store"
 	"cardroom/table"
 )
@@ -222,22 +223,26 @@ func TestAnalysisConfig(t *testing.T) {
 // TestAnalysisQueueBound: the queue holds at most its bound, counts what it
 // refuses, and never queues a seat twice.
 func TestAnalysisQueueBound(t *testing.T) {
-	a := &analyser{cfg: AnalysisConfig{Queue: 2}, pending: map[seatKey]bool{}, wake: make(chan struct{}, 1)}
+	a := &analyser{cfg: AnalysisConfig{Queue: 4}, pending: map[seatKey]bool{}, wake: make(chan struct{}, 1)}
 	for _, tc := range []struct {
-		k    seatKey
-		want bool
+		k     seatKey
+		asked bool
+		want  bool
 	}{
-		{seatKey{"t_a", 0}, true},
-		{seatKey{"t_a", 0}, true}, // already pending: not queued again
-		{seatKey{"t_a", 1}, true},
-		{seatKey{"t_b", 0}, false}, // full
+		{seatKey{"t_x", 0}, true, true}, // asked for: half the queue (2) at most
+		{seatKey{"t_x", 1}, true, true},
+		{seatKey{"t_x", 2}, true, false}, // the asked half is full
+		{seatKey{"t_a", 0}, false, true},
+		{seatKey{"t_a", 0}, false, true}, // already pending: not queued again
+		{seatKey{"t_a", 1}, false, true},
+		{seatKey{"t_b", 0}, false, false}, // full
 	} {
-		if got := a.enqueue(tc.k, standInMarks{}); got != tc.want {
-			t.Errorf("enqueue %v: %v, want %v", tc.k, got, tc.want)
+		if got := a.enqueue(tc.k, standInMarks{}, tc.asked); got != tc.want {
+			t.Errorf("enqueue %v (asked %v): %v, want %v", tc.k, tc.asked, got, tc.want)
 		}
 	}
-	if len(a.queue) != 2 || a.refused.Load() != 1 || !a.isPending(seatKey{"t_a", 1}) || a.isPending(seatKey{"t_b", 0}) {
-		t.Errorf("queue %v, refused %d", a.queue, a.refused.Load())
+	if len(a.queue) != 4 || a.asked != 2 || a.refused.Load() != 2 || !a.isPending(seatKey{"t_a", 1}) || a.isPending(seatKey{"t_b", 0}) {
+		t.Errorf("queue %v, asked %d, refused %d", a.queue, a.asked, a.refused.Load())
 	}
 }
 
@@ -342,4 +347,128 @@ func TestAnalysisStandIn(t *testing.T) {
 	if !a.StandInUnknown {
 		t.Error("after a restart the analysis does not say the stand-in's moves are unknown")
 	}
+}
+
+// busyPool gives ts's bot pool (one worker) a job that holds it until the
+// test ends: the analyser only runs when the pool is idle, so the queue
+// holds what is asked for.
+func busyPool(t *testing.T, ts *testServer) {
+	t.Helper()
+	release, started := make(chan struct{}), make(chan struct{})
+	if err := ts.s.pool.Submit(context.Background(), func(context.Context) { close(started); <-release }); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	t.Cleanup(func() { close(release) })
+}
+
+// selfPlayed creates a three-seat Papayoo table of one round whose seats c
+// all holds and plays it until stop (nil: to its end); a game its player
+// leaves after a few moves ends unfinished ("when_empty": "end").
+func selfPlayed(c *client, stop func(map[int]state) bool) string {
+	id := c.createTable(map[string]any{"game": "papayoo", "options": map[string]string{"players": "3", "rounds": "1"}, "seat": 0, "when_empty": "end"})
+	for _, seat := range []int{1, 2} {
+		c.send(map[string]any{"type": "join", "table": id, "seat": seat})
+	}
+	c.play(id, 3, stop)
+	return id
+}
+
+// unfinishedGames makes n games that end unfinished (a few moves, then
+// their player goes), as anyone can by the dozen, and returns their ids.
+func unfinishedGames(t *testing.T, ts *testServer, n int) []string {
+	t.Helper()
+	c := dial(t, ts.url, newSession(t, ts.url, "mallory"))
+	var ids []string
+	for range n {
+		first := -1
+		ids = append(ids, selfPlayed(c, func(m map[int]state) bool {
+			for _, st := range m {
+				if first < 0 {
+					first = st.Seq
+				}
+				if st.Seq > first+6 {
+					return true
+				}
+			}
+			return false
+		}))
+	}
+	c.close()
+	for _, id := range ids {
+		waitFinished(t, ts, id)
+	}
+	return ids
+}
+
+// TestAnalysisAskedBounded: anyone may ask for any public finished game's
+// analysis, and each is a bot's search of every decision, so what one
+// client can queue is bounded twice. Seats asked for hold at most half of
+// -analysis-queue: one client asking for the seats of games it made by
+// the dozen (ended unfinished, which the room does not queue itself) fills
+// that half and is answered busy, and a game that then finishes normally
+// still has its seats queued. And an address may ask for -analyses-per-ip
+// an hour (429 rate_limited, limit analyses; another address is not
+// held), a refusal of the queue giving the token back.
+func TestAnalysisAskedBounded(t *testing.T) {
+	needGame(t, "papayoo")
+	t.Run("half the queue", func(t *testing.T) {
+		ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, BotWorkers: 1,
+			Table: table.Config{Grace: 20 * time.Millisecond}, Analysis: AnalysisConfig{Queue: 8, Budget: 8, PerIPPerHour: -1}})
+		busyPool(t, ts)
+		codes := map[int]int{}
+		for _, id := range unfinishedGames(t, ts, 4) {
+			for _, seat := range []string{"0", "1", "2"} {
+				code, _ := analysisGet(t, ts, id, "?seat="+seat, "")
+				codes[code]++
+			}
+		}
+		// Half the queue, and the one the analyser may have taken out of
+		// it to wait for the pool.
+		if n := codes[http.StatusAccepted]; n < 4 || n > 5 || codes[http.StatusServiceUnavailable] != 12-n {
+			t.Errorf("12 seats asked for with a queue of 8: %v; want 4 queued (half the queue; 5 with the one taken out), the rest busy", codes)
+		}
+		refused := ts.s.an.refused.Load()
+		alice := newSession(t, ts.url, "alice")
+		id := selfPlayed(dial(t, ts.url, alice), nil)
+		waitFinished(t, ts, id)
+		if n := ts.s.an.refused.Load() - refused; n != 0 {
+			t.Errorf("a game that finished after them: %d of its seats refused the queue", n)
+		}
+		if code, body := analysisGet(t, ts, id, "?seat=0", alice.Token); code != http.StatusAccepted {
+			t.Errorf("its player's analysis: %d %s, want 202 (queued)", code, body)
+		}
+	})
+	t.Run("per address", func(t *testing.T) {
+		loopback, _ := ParseTrustedProxies("127.0.0.1/32,::1/128")
+		ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, BotWorkers: 1, TrustedProxies: loopback,
+			Table: table.Config{Grace: 20 * time.Millisecond}, Analysis: AnalysisConfig{Budget: 8, PerIPPerHour: 3}})
+		busyPool(t, ts)
+		ids := unfinishedGames(t, ts, 2)
+		ask := func(from, id, seat string) (int, protocol.ErrorDetail) {
+			var out struct {
+				Error protocol.ErrorDetail `json:"error"`
+			}
+			code := httpJSONFrom(t, from, "GET", ts.url+"/api/records/"+id+"/analysis?seat="+seat, "", nil, &out)
+			return code, out.Error
+		}
+		for _, seat := range []string{"0", "1", "2"} {
+			if code, e := ask("198.51.100.30", ids[0], seat); code != http.StatusAccepted {
+				t.Fatalf("seat %s: %d %+v, want 202", seat, code, e)
+			}
+		}
+		if code, e := ask("198.51.100.30", ids[1], "0"); code != http.StatusTooManyRequests || e.Code != protocol.RateLimited ||
+			e.Limit == nil || e.Limit.Name != protocol.LimitAnalyses || e.Limit.Max != 3 {
+			t.Errorf("a fourth analysis from one address: %d %+v; want 429 rate_limited, analyses max 3", code, e)
+		}
+		if code, _ := ask("198.51.100.30", ids[0], "1"); code != http.StatusAccepted {
+			t.Errorf("a seat already queued, asked again: %d, want 202 (no charge)", code)
+		}
+		if code, e := ask("198.51.100.31", ids[1], "0"); code != http.StatusAccepted {
+			t.Errorf("another address: %d %+v", code, e)
+		}
+		if v := metricValue(t, ts.url, "cardroom_analysis_limited_total"); v != "1" {
+			t.Errorf("cardroom_analysis_limited_total %s, want 1", v)
+		}
+	})
 }

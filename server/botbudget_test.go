@@ -40,7 +40,7 @@ func TestBotBudgetConfig(t *testing.T) {
 				return
 			}
 			s := memServer(t, cfg)
-			w := do(s, "GET", "/metrics", "192.0.2.1:1", "", "")
+			w := do(s, "GET", "/metrics", operator, "", "")
 			body := w.Body.String()
 			for _, want := range []string{c.wantGauge, "cardroom_bot_budget_level 0\n", "cardroom_bot_reduced_total 0\n",
 				"# TYPE cardroom_bot_latency_seconds histogram\n", "cardroom_bot_latency_seconds_count 0\n",

@@ -84,6 +84,9 @@ type guard struct {
 	// spread over N nodes gets the quota once, not N times.
 	shared       store.Quotas
 	sharedErrors atomic.Int64 // shared buckets that could not be read (the node's own bucket decided)
+	// metricsFrom are the clients /metrics answers (Config.MetricsFrom).
+	metricsFrom    []netip.Prefix
+	metricsRefused atomic.Int64
 
 	connsRefused     atomic.Int64
 	tcpOpen          atomic.Int64 // connections the listener accepted and that are not closed
@@ -132,6 +135,10 @@ func newGuard(c Config) *guard {
 		creationLimit: protocol.Limit{Name: protocol.LimitCreations, Max: float64(c.CreationsPerIPPerDay)}}
 	if g.log == nil {
 		g.log = slog.Default()
+	}
+	g.metricsFrom = c.MetricsFrom
+	if g.metricsFrom == nil {
+		g.metricsFrom, _ = ParseMetricsFrom("")
 	}
 	if c.HTTPRate > 0 && c.HTTPBurst > 0 {
 		g.api = newLimiter(c.HTTPRate, max(c.HTTPBurst, 1))
@@ -375,6 +382,46 @@ func ParseTrustedProxies(list string) ([]netip.Prefix, error) {
 		out = append(out, netip.PrefixFrom(a, a.BitLen()))
 	}
 	return out, nil
+}
+
+// DefaultMetricsFrom are the networks /metrics answers by default:
+// loopback, the private IPv4 networks and IPv6's unique local and
+// link-local addresses, where a room's own Prometheus scrapes from.
+const DefaultMetricsFrom = "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7,fe80::/10"
+
+// ParseMetricsFrom reads -metrics-from: "" is DefaultMetricsFrom, "any"
+// is every address, else a list as for -trusted-proxies.
+func ParseMetricsFrom(list string) ([]netip.Prefix, error) {
+	switch strings.TrimSpace(list) {
+	case "":
+		list = DefaultMetricsFrom
+	case "any":
+		list = "0.0.0.0/0,::/0"
+	}
+	p, err := ParseTrustedProxies(list)
+	if err != nil {
+		return nil, errors.New("metrics-from" + strings.TrimPrefix(err.Error(), "trusted-proxies"))
+	}
+	if len(p) == 0 {
+		return nil, errors.New("metrics-from: no address: give \"any\" to serve /metrics to everyone")
+	}
+	return p, nil
+}
+
+// metricsAllowed reports whether r's client (clientAddr, so behind a
+// trusted proxy the real client) is one /metrics answers. An address
+// that is not an IP (a pipe) is local.
+func (g *guard) metricsAllowed(r *http.Request) bool {
+	a, ok := parseHostAddr(g.clientAddr(r))
+	if !ok {
+		return true
+	}
+	for _, p := range g.metricsFrom {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // isTrusted reports whether a is one of the trusted proxies.

@@ -44,6 +44,10 @@ func memServer(t testing.TB, cfg Config) *Server {
 }
 
 // do sends one request through the handler from the address from.
+// operator is an address of the room's operator: /metrics answers it
+// (DefaultMetricsFrom).
+const operator = "127.0.0.1:9"
+
 func do(s *Server, method, path, from, token, body string) *httptest.ResponseRecorder {
 	var rd io.Reader
 	if body != "" {
@@ -395,7 +399,7 @@ func TestAPIRateLimit(t *testing.T) {
 	if w := do(s, "GET", "/api/games", b, "", ""); w.Code != 200 {
 		t.Errorf("another address: %d", w.Code)
 	}
-	for _, p := range []string{"/", "/js/main.js", "/healthz", "/metrics"} {
+	for _, p := range []string{"/", "/js/main.js", "/healthz"} {
 		for i := 0; i < 5; i++ {
 			if w := do(s, "GET", p, a, "", ""); w.Code != 200 {
 				t.Errorf("GET %s from a limited address: %d", p, w.Code)
@@ -556,7 +560,7 @@ func TestHardeningHeaders(t *testing.T) {
 		code         int
 	}{
 		{"GET", "/", 200}, {"GET", "/js/main.js", 200}, {"GET", "/css/app.css", 200}, {"GET", "/api/games", 200},
-		{"GET", "/api/tables", 200}, {"GET", "/healthz", 200}, {"GET", "/metrics", 200}, {"GET", "/nope.txt", 404},
+		{"GET", "/api/tables", 200}, {"GET", "/healthz", 200}, {"GET", "/metrics", 403}, {"GET", "/nope.txt", 404},
 		{"GET", "/api/tables/t_nope", 404}, {"GET", "/api/session", 401}, {"DELETE", "/api/tables", 405},
 		{"GET", "/js/", 404}, {"GET", "/js", 404}, {"GET", "/css/", 404}, {"GET", "/i18n/", 404}, {"GET", "/i18n", 404},
 	} {
@@ -773,7 +777,7 @@ func TestCreationsPerIP(t *testing.T) {
 		t.Errorf("another address: %d %s", w.Code, w.Body)
 	}
 	var metrics string
-	if w := do(s, "GET", "/metrics", a, "", ""); w.Code == 200 {
+	if w := do(s, "GET", "/metrics", operator, "", ""); w.Code == 200 {
 		metrics = w.Body.String()
 	}
 	if !strings.Contains(metrics, "cardroom_creations_limited_total 2") {
@@ -1036,7 +1040,102 @@ func TestSharedQuota(t *testing.T) {
 	if n := s.guard.sharedErrors.Load(); n != 2 {
 		t.Errorf("%d shared quota errors counted, want 2", n)
 	}
-	if w := do(s, "GET", "/metrics", a, "", ""); !strings.Contains(w.Body.String(), "cardroom_shared_quota_errors_total 2") {
+	if w := do(s, "GET", "/metrics", operator, "", ""); !strings.Contains(w.Body.String(), "cardroom_shared_quota_errors_total 2") {
 		t.Error("cardroom_shared_quota_errors_total is not 2 in /metrics")
+	}
+}
+
+// TestMetricsFrom: /metrics answers loopback and the private networks by
+// default (DefaultMetricsFrom), and refuses anyone else with a JSON 403,
+// counted (cardroom_metrics_refused_total): the room's counters are its
+// operator's, and a scrape costs a stop of every goroutine
+// (runtime.ReadMemStats) and 20 KiB of text, unthrottled. Behind a
+// trusted proxy the forwarded client is judged, not the proxy; -metrics-from
+// any serves everyone, and a list replaces the default.
+func TestMetricsFrom(t *testing.T) {
+	s := memServer(t, Config{})
+	for from, want := range map[string]int{
+		"127.0.0.1:1": 200, "[::1]:1": 200, "10.1.2.3:1": 200, "172.16.0.9:1": 200, "192.168.1.20:1": 200, "[fd00::1]:1": 200,
+		"192.0.2.1:1": 403, "198.51.100.7:1": 403, "[2001:db8::1]:1": 403, "172.32.0.1:1": 403,
+	} {
+		w := do(s, "GET", "/metrics", from, "", "")
+		if w.Code != want || want == 403 && errCode(w.Body.Bytes()) != "forbidden" {
+			t.Errorf("/metrics from %s: %d %s, want %d", from, w.Code, w.Body.String()[:min(w.Body.Len(), 80)], want)
+		}
+	}
+	if w := do(s, "GET", "/metrics", operator, "", ""); !strings.Contains(w.Body.String(), "cardroom_metrics_refused_total 4") {
+		t.Error("cardroom_metrics_refused_total is not 4")
+	}
+	proxy, _ := ParseTrustedProxies("127.0.0.1")
+	s = memServer(t, Config{TrustedProxies: proxy})
+	req := httptest.NewRequest("GET", "/metrics", nil)
+	req.RemoteAddr = "127.0.0.1:5"
+	req.Header.Set("X-Forwarded-For", "203.0.113.9")
+	w := httptest.NewRecorder()
+	s.Handler().ServeHTTP(w, req)
+	if w.Code != 403 {
+		t.Errorf("/metrics for a public client through a trusted proxy: %d, want 403", w.Code)
+	}
+	any, err := ParseMetricsFrom("any")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = memServer(t, Config{MetricsFrom: any})
+	if w := do(s, "GET", "/metrics", "192.0.2.1:1", "", ""); w.Code != 200 {
+		t.Errorf("-metrics-from any, a public client: %d", w.Code)
+	}
+	only, _ := ParseMetricsFrom("192.0.2.0/24")
+	s = memServer(t, Config{MetricsFrom: only})
+	if w := do(s, "GET", "/metrics", "192.0.2.1:1", "", ""); w.Code != 200 {
+		t.Errorf("-metrics-from 192.0.2.0/24, a client there: %d", w.Code)
+	}
+	if w := do(s, "GET", "/metrics", operator, "", ""); w.Code != 403 {
+		t.Errorf("-metrics-from 192.0.2.0/24, loopback: %d, want 403 (a list replaces the default)", w.Code)
+	}
+	for _, bad := range []string{",", "10.0.0.0/33", "nowhere"} {
+		if _, err := ParseMetricsFrom(bad); err == nil || !strings.HasPrefix(err.Error(), "metrics-from") {
+			t.Errorf("ParseMetricsFrom(%q): %v", bad, err)
+		}
+	}
+}
+
+// TestMaxConnectionsRace: -max-connections holds for handshakes that
+// arrive together: a connection's slot is taken before the upgrade (and
+// given back if it fails). Checked before the upgrade and counted after
+// it, 40 simultaneous handshakes opened 10 to 28 sockets against a bound
+// of 3.
+func TestMaxConnectionsRace(t *testing.T) {
+	const bound, tries = 3, 40
+	ts := startServerCfg(t, t.TempDir(), Config{Rate: 10000, Burst: 10000, MaxConnections: bound})
+	sess := newSession(t, ts.url, "crowd")
+	var mu sync.Mutex
+	var opened []*protocol.Client
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range tries {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			// Generous: 40 connections at once may overflow the listener's
+			// backlog, and a dropped SYN is sent again after a second or so.
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if pc, err := protocol.Dial(ctx, ts.url, &protocol.Options{Token: sess.Token}); err == nil {
+				mu.Lock()
+				opened = append(opened, pc)
+				mu.Unlock()
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	defer func() {
+		for _, pc := range opened {
+			pc.CloseNow()
+		}
+	}()
+	if n, open := len(opened), ts.s.connections.Load(); n != bound || open != bound {
+		t.Errorf("-max-connections %d: %d of %d simultaneous handshakes accepted, %d counted open; want %d", bound, n, tries, open, bound)
 	}
 }

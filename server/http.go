@@ -597,6 +597,11 @@ func rssBytes() int64 {
 }
 
 func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	if !s.guard.metricsAllowed(r) {
+		s.guard.metricsRefused.Add(1)
+		writeErr(w, http.StatusForbidden, protocol.Forbidden, "/metrics is for the room's operator: not served to your address (-metrics-from)")
+		return
+	}
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	m := s.metrics
 	var b strings.Builder
@@ -663,6 +668,7 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 	metric("cardroom_cross_site_refused_total", "counter", "API requests that change state with the session cookie refused because another site's page sent them (Origin, Sec-Fetch-Site).", s.guard.crossSite.Load())
 	metric("cardroom_http_rate_limited_total", "counter", "HTTP API requests, new sessions and lasting creations refused by the per-address rate.", rateLimited)
 	metric("cardroom_creations_limited_total", "counter", "Account claims and tournament creations refused by the per-address daily quota (-creations-per-ip).", s.guard.creationsLimited.Load())
+	metric("cardroom_metrics_refused_total", "counter", "/metrics requests refused: their client is outside -metrics-from.", s.guard.metricsRefused.Load())
 	metric("cardroom_shared_quota_errors_total", "counter", "Cluster: shared quota buckets (sessions, creations) the store could not read or refund; the node's own bucket decided.", s.guard.sharedErrors.Load())
 	metric("cardroom_sessions_purged_total", "counter", "Expired sessions deleted.", s.sessionsPurged.Load())
 	offers, chains, results := s.rematches.sizes()

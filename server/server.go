@@ -152,6 +152,11 @@ type Config struct {
 	// a trusted proxy are not capped per address. Empty (the default): no
 	// header is believed, every peer is a client.
 	TrustedProxies []netip.Prefix
+	// MetricsFrom are the client addresses /metrics answers (the room's
+	// counters are for its operator, and a scrape costs a pause of every
+	// goroutine and 20 KiB of text); nil: loopback and the private
+	// networks (DefaultMetricsFrom). ParseMetricsFrom reads -metrics-from.
+	MetricsFrom []netip.Prefix
 
 	// Limits of the HTTP front (guard.go, whose DefaultHTTP… constants are
 	// the defaults). Zero means the default and a negative value switches

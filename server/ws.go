@@ -281,13 +281,18 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "this node is cut from the cluster: connect to another")
 		return
 	}
-	if max := s.cfg.MaxConnections; max > 0 && s.connections.Load() >= int64(max) {
+	// The connection's slot is taken before the upgrade and given back if
+	// it fails: checked before and counted after, simultaneous handshakes
+	// all passed the check together and went over the bound.
+	if n := s.connections.Add(1); s.cfg.MaxConnections > 0 && n > int64(s.cfg.MaxConnections) {
+		s.connections.Add(-1)
 		writeErr(w, http.StatusServiceUnavailable, protocol.Busy, "too many connections; retry later")
 		return
 	}
 	clearDeadlines(w) // the HTTP timeouts must not cut the socket (guard.go)
 	ws, err := wsconn.Accept(w, r, &wsconn.AcceptOptions{OriginPatterns: s.originPatterns(), ReadLimit: HardMaxFrame})
 	if err != nil {
+		s.connections.Add(-1)
 		return
 	}
 	c := &conn{s: s, ws: ws, sess: sess, account: s.hasAccount(r.Context(), sess.Player), from: originOf(s.guard.clientAddr(r)), id: s.connID(), done: make(chan struct{}), finished: make(chan struct{}),
@@ -296,7 +301,6 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.mu.Unlock()
-	s.connections.Add(1)
 	s.log.Debug("ws connect", "player", sess.Player, "addr", s.guard.clientAddr(r))
 	// The welcome is built here, on the handler's goroutine, which ends:
 	// a waiting reader has never run deep code (see read).

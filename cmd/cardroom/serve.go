@@ -64,6 +64,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	leaseTTL := fs.Duration("lease-ttl", 5*time.Second, "cluster: how long a table's lease lasts unrenewed; a dead node's tables move within about this (1s to 1m)")
 	maxRemote := fs.Int("max-remote-conns", 20000, "cluster: other nodes' connections this node serves as the owner of their tables")
 	publicURL := fs.String("public-url", os.Getenv("CARDROOM_PUBLIC_URL"), "the address people use, e.g. https://cards.example.com: invite links and the WebSocket Origin check (env CARDROOM_PUBLIC_URL)")
+	metricsFromFlag := fs.String("metrics-from", os.Getenv("CARDROOM_METRICS_FROM"), "comma-separated addresses or CIDR prefixes of the clients /metrics answers, or \"any\" (env CARDROOM_METRICS_FROM); empty: loopback and private networks ("+server.DefaultMetricsFrom+")")
 	trustedProxies := fs.String("trusted-proxies", os.Getenv("CARDROOM_TRUSTED_PROXIES"), "comma-separated addresses or CIDR prefixes of reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,::1 (env CARDROOM_TRUSTED_PROXIES); empty: trust none")
 	grace := fs.Duration("grace", 60*time.Second, "absence before a bot plays for a disconnected player")
 	botDelay := fs.Duration("bot-delay", 500*time.Millisecond, "pause before each bot move, so people can follow (a timer: it holds no bot worker)")
@@ -111,6 +112,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	analysisOn := fs.Bool("analysis", true, "analyse every finished game's human seats in the background, when the bot pool is idle (docs/bots.md)")
 	analysisBudget := fs.Int("analysis-budget", analysis.DefaultBudget, fmt.Sprintf("post-game analysis: determinizations per decision, 1 to %d", analysis.MaxBudget))
 	analysisQueue := fs.Int("analysis-queue", server.DefaultAnalysisQueue, "post-game analysis: seats waiting, at most 65536")
+	analysesPerIP := fs.Int("analyses-per-ip", server.DefaultAnalysesPerIPPerHour, "post-game analysis: seats one address may ask to have analysed an hour; 0: no limit")
 	maxTourn := fs.Int("max-tournaments", 100, "open or running tournaments in the room, at least 1 (docs/tournaments.md)")
 	tournPer := fs.Int("tournaments-per-player", 3, "open or running tournaments one player may have created, at least 1")
 	tournEntrants := fs.Int("tournament-entrants", 32, "entrants a tournament may have, 1 to 64")
@@ -186,6 +188,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	proxies, err := server.ParseTrustedProxies(*trustedProxies)
+	if err != nil {
+		fmt.Fprintf(stderr, "serve: -%v\n", err)
+		return 2
+	}
+	metricsFrom, err := server.ParseMetricsFrom(*metricsFromFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: -%v\n", err)
 		return 2
@@ -275,7 +282,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		MaxStoreBytes: *maxDBMiB << 20, TablesPerIP: offIfZero(*tablesPerIP), OpenTablesPerIP: offIfZero(*openPerIP),
 		BotTablesPerPlayer: offIfZero(*botTablesPer), HintsPerMinute: offIfZero(*hintsPer), HintsPerIPPerMinute: offIfZero(*hintsPerIP), RecordCache: max(1, *recordCache),
 		BotWorkers: *botWorkers, BotQueue: *botQueue, BotIterations: *botIters, BotMinIterations: *botMinIters, BotNice: *botNice,
-		PublicURL: pub, TrustedProxies: proxies, Analysis: server.AnalysisConfig{Off: !*analysisOn, Budget: *analysisBudget, Queue: *analysisQueue},
+		PublicURL: pub, TrustedProxies: proxies, MetricsFrom: metricsFrom, Analysis: server.AnalysisConfig{Off: !*analysisOn, Budget: *analysisBudget, Queue: *analysisQueue, PerIPPerHour: offIfZero(*analysesPerIP)},
 		Chat: server.ChatConfig{PerMinute: offIfZero(*chatPer), Burst: *chatBurst, History: *chatHistory, ReportsPerIPPerDay: offIfZero(*reportsPerIP)},
 		Tournaments: server.TournamentConfig{MaxOpen: *maxTourn, PerPlayer: *tournPer,
 			MaxEntrants: *tournEntrants, FillTTL: *tournFill, PerAddress: offIfZero(*tournPerIP),
