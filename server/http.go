@@ -485,8 +485,12 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 	if hist == nil {
 		return
 	}
-	rec := table.Record(meta, events[:step])
-	st, err := record.Replay(eng, rec, nil)
+	f, err := s.records.get(r.Context(), s.store, meta.ID) // the game finishedRecord read
+	if err != nil {
+		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the record cannot be read now; retry")
+		return
+	}
+	st, err := f.stateAt(eng, step) // from the nearest replay mark (records.go)
 	if err != nil {
 		writeErr(w, http.StatusInternalServerError, protocol.Internal, err.Error())
 		return

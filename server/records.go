@@ -21,6 +21,67 @@ type finished struct {
 	events   []record.Entry
 	histOnce sync.Once
 	hist     *replayHistory
+	// marks are states of the game along its log, for its replay
+	// (stateAt): marks[i] is the state after i·markEvery(len(events))
+	// entries, made as far as a replay has asked.
+	marksMu sync.Mutex
+	marks   []game.State
+}
+
+// markEvery is the distance between a cached game's replay marks: at
+// least minMarkEvery entries, and at most maxMarks marks a game. A replay
+// of step k plays the log from the mark before it (fewer than markEvery
+// entries), where it played the whole log up to k: the room ends a game at
+// -max-steps (100,000) steps, and 500 Rum's log of that length took a
+// tenth of a second to replay, a request, at the API's 20 a second.
+func markEvery(entries int) int { return max(minMarkEvery, (entries+maxMarks-1)/maxMarks) }
+
+const (
+	minMarkEvery = 512
+	maxMarks     = 16
+)
+
+// stateAt returns a state of its own of the game after its first step
+// entries (0 to len(events)), played from the nearest mark, making the
+// marks up to it on the way.
+func (f *finished) stateAt(eng game.Engine, step int) (game.State, error) {
+	every := markEvery(len(f.events))
+	f.marksMu.Lock()
+	if len(f.marks) == 0 {
+		st, err := table.Record(f.meta, nil).Start(eng)
+		if err != nil {
+			f.marksMu.Unlock()
+			return nil, err
+		}
+		f.marks = append(f.marks, st)
+	}
+	want := step / every
+	for len(f.marks) <= want {
+		i := len(f.marks) - 1
+		st := f.marks[i].Clone()
+		if err := replayEntries(st, f.events, i*every, (i+1)*every); err != nil {
+			f.marksMu.Unlock()
+			return nil, err
+		}
+		f.marks = append(f.marks, st)
+	}
+	st := f.marks[want].Clone()
+	f.marksMu.Unlock()
+	if err := replayEntries(st, f.events, want*every, step); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// replayEntries applies events[from:to] to st; an entry refused is a
+// *record.ReplayError naming it.
+func replayEntries(st game.State, events []record.Entry, from, to int) error {
+	for i := from; i < to; i++ {
+		if err := record.Step(st, events[i]); err != nil {
+			return &record.ReplayError{Index: i, Line: events[i].Line, Entry: events[i], Err: err}
+		}
+	}
+	return nil
 }
 
 // replayHistory is a finished game's public move history (docs/protocol.md,
@@ -81,20 +142,28 @@ func (h *replayHistory) upTo(step, from int) (*protocol.MoveHistory, int) {
 // recordCache keeps the logs of recently read finished games: a finished
 // game never changes, and a replay is read step by step (one request per
 // step), so each step would otherwise read the whole log again. It holds at
-// most max games; when full it forgets half of them (any half: the cache
-// is a cost bound, not an index).
+// most max games and maxEntries log entries in all (a game of the room's
+// longest, 100,000 steps, is a few dozen MB with its history and replay
+// marks); when full it forgets half of them (any half: the cache is a cost
+// bound, not an index).
 type recordCache struct {
-	mu   sync.Mutex
-	m    map[string]*finished
-	max  int
-	hits int64
+	mu         sync.Mutex
+	m          map[string]*finished
+	max        int
+	maxEntries int
+	entries    int // of the games held
+	hits       int64
 }
+
+// recordCacheEntries bounds the log entries the record cache holds: 256
+// games of 4,000 steps, or 10 of the longest.
+const recordCacheEntries = 1 << 20
 
 // MaxRecordCache bounds Config.RecordCache.
 const MaxRecordCache = 1 << 16
 
 func newRecordCache(max int) *recordCache {
-	return &recordCache{m: map[string]*finished{}, max: max}
+	return &recordCache{m: map[string]*finished{}, max: max, maxEntries: recordCacheEntries}
 }
 
 // stats returns the games held and the reads the cache answered.
@@ -126,18 +195,25 @@ func (c *recordCache) get(ctx context.Context, st store.Store, id string) (*fini
 	if f.events, err = st.Events(ctx, id); err != nil {
 		return nil, err
 	}
+	if len(f.events) > c.maxEntries {
+		return f, nil // alone over the bound: read, not kept
+	}
 	c.mu.Lock()
-	if len(c.m) >= c.max {
-		n := 0
-		for k := range c.m {
-			if n >= c.max/2 {
+	if len(c.m) >= c.max || c.entries+len(f.events) > c.maxEntries {
+		n, half := 0, len(c.m)/2
+		for k, g := range c.m {
+			if n >= half && c.entries+len(f.events) <= c.maxEntries {
 				break
 			}
 			delete(c.m, k)
+			c.entries -= len(g.events)
 			n++
 		}
 	}
-	c.m[id] = f
+	if _, ok := c.m[id]; !ok {
+		c.m[id] = f
+		c.entries += len(f.events)
+	}
 	c.mu.Unlock()
 	return f, nil
 }
