@@ -68,8 +68,8 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 // guard holds a server's per-address state: open connections, request and
 // session buckets, and the counters behind guardStats.
 type guard struct {
-	maxConns  int // 0: unlimited
-	api       *limiter
+	maxConns  int          // 0: unlimited
+	api       *addrLimiter // per address, and per IPv6 /48 (netShare times)
 	sessions  *addrLimiter
 	creations *addrLimiter
 	// The limits the buckets above refuse with (rate_limited's "limit").
@@ -141,7 +141,7 @@ func newGuard(c Config) *guard {
 		g.metricsFrom, _ = ParseMetricsFrom("")
 	}
 	if c.HTTPRate > 0 && c.HTTPBurst > 0 {
-		g.api = newLimiter(c.HTTPRate, max(c.HTTPBurst, 1))
+		g.api = newAddrLimiter("requests", c.HTTPRate, max(c.HTTPBurst, 1))
 	}
 	if c.SessionsPerIPPerHour > 0 {
 		n := float64(c.SessionsPerIPPerHour)
@@ -695,8 +695,9 @@ func (s *Server) protect(next http.Handler) http.Handler {
 		}
 		if strings.HasPrefix(r.URL.Path, "/api/") {
 			if g.api != nil {
-				if ok, retry := g.api.allow(addrKey(g.clientAddr(r))); !ok {
-					g.rateLimited(w, r, retry, g.apiLimit, "too many requests from your address: slow down")
+				// The /48's bucket too: its holder has 65,536 /64s.
+				if ok, retry, wide := g.api.allow(g.clientAddr(r)); !ok {
+					g.rateLimited(w, r, retry, widen(g.apiLimit, wide), "too many requests from your address: slow down")
 					return
 				}
 			}

@@ -430,7 +430,7 @@ func TestAPIRateLimit(t *testing.T) {
 // the map of buckets beyond its bound.
 func TestRateLimiterBounded(t *testing.T) {
 	s := memServer(t, Config{HTTPRate: 1, HTTPBurst: 5})
-	api := s.guard.api
+	api := s.guard.api.addr
 	if api.maxKeys > 100_000 {
 		t.Errorf("bound %d", api.maxKeys)
 	}
@@ -447,8 +447,25 @@ func TestRateLimiterBounded(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		codes[do(s, "GET", "/api/games", fmt.Sprintf("[2001:db8::%x]:1", i+1), "", "").Code]++
 	}
-	if codes[200] != 5 || s.guard.api.size() != 1 {
-		t.Errorf("20 addresses of one /64: %v, %d buckets", codes, s.guard.api.size())
+	if codes[200] != 5 || s.guard.api.addr.size() != 1 || s.guard.api.net.size() != 1 {
+		t.Errorf("20 addresses of one /64: %v, %d buckets, %d of /48s", codes, s.guard.api.addr.size(), s.guard.api.net.size())
+	}
+	// Rotation through the /64s of one /48 is held by the /48's bucket,
+	// netShare times the address's: 16 × 5 requests at once, not 5 a /64.
+	s = memServer(t, Config{HTTPRate: 1, HTTPBurst: 5})
+	codes = map[int]int{}
+	var last *httptest.ResponseRecorder
+	for i := 0; i < 200; i++ {
+		last = do(s, "GET", "/api/games", fmt.Sprintf("[2001:db8:0:%x::1]:1", i+1), "", "")
+		codes[last.Code]++
+	}
+	if codes[200] < 5*netShare || codes[200] > 5*netShare+2 {
+		t.Errorf("200 /64s of one /48, 5 requests a burst each: %v; want about %d accepted (the /48's burst)", codes, 5*netShare)
+	}
+	var out protocol.ErrorBody
+	json.Unmarshal(last.Body.Bytes(), &out)
+	if l := out.Error.Limit; l == nil || l.Name != protocol.LimitRequests || l.Max != netShare || l.Burst != 5*netShare {
+		t.Errorf("the /48's refusal: limit %+v; want requests, max %d, burst %d", l, netShare, 5*netShare)
 	}
 }
 
