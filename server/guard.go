@@ -290,8 +290,10 @@ func (g *guard) allowShared(ctx context.Context, l *addrLimiter, remote string) 
 	}
 	ak, nk := addrKeys(remote)
 	fail := func(err error) (bool, time.Duration, bool) {
+		// Counted, and logged at debug: a database that is away logs
+		// its own warnings, and a flood must not become one line each.
 		g.sharedErrors.Add(1)
-		g.log.Warn("shared quota", "kind", l.kind, "err", err)
+		g.log.Debug("shared quota", "kind", l.kind, "err", err)
 		return true, 0, false
 	}
 	if nk != "" {
