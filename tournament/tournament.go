@@ -12,6 +12,8 @@
 package tournament
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"sort"
@@ -45,15 +47,21 @@ const (
 // against the bounds (open or running).
 func IsUnfinished(status string) bool { return status == Open || status == Running }
 
-// DealSeed is the seed of deal d of a tournament seeded with seed: a
-// splitmix64 step, so neighbouring deals share nothing and one deal's seed
-// tells nothing of another's.
+// DealSeed is the seed of deal d of a tournament seeded with seed (the
+// tournament's secret): a SHA-256 of both, so that one deal's seed tells
+// nothing of the tournament's seed or of another deal's. (It was a
+// splitmix64 step, which is a bijection: anyone who learnt one deal's seed
+// could undo it and compute every deal still to be played.)
 func DealSeed(seed uint64, d int) uint64 {
-	z := seed + uint64(d+1)*0x9e3779b97f4a7c15
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+	var b [len(dealSeedTag) + 16]byte
+	copy(b[:], dealSeedTag)
+	binary.LittleEndian.PutUint64(b[len(dealSeedTag):], seed)
+	binary.LittleEndian.PutUint64(b[len(dealSeedTag)+8:], uint64(d))
+	h := sha256.Sum256(b[:])
+	return binary.LittleEndian.Uint64(h[:8])
 }
+
+const dealSeedTag = "cardroom tournament deal\x00"
 
 // Seat is the seat every entrant plays deal d from at a table of seats
 // seats: deal 0 from seat 0, deal 1 from seat 1, and so on round the table.

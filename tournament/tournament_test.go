@@ -150,3 +150,37 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestDealSeedOneWay: a deal's seed does not give the tournament's seed
+// back. The splitmix64 step it was could be undone: from deal d's seed,
+// the inverse finalizer less (d+1)·golden gave the tournament's seed, and
+// with it every deal still to be played. This checks that undoing that
+// step on today's seeds gives neither the tournament's seed nor another
+// deal's seed.
+func TestDealSeedOneWay(t *testing.T) {
+	unmix := func(z uint64) uint64 { // splitmix64's finalizer, inverted
+		z ^= z>>31 ^ z>>62
+		z *= 0x319642b2d24d8ec3 // inverse of 0x94d049bb133111eb
+		z ^= z>>27 ^ z>>54
+		z *= 0x96de1b173f119089 // inverse of 0xbf58476d1ce4e5b9
+		z ^= z>>30 ^ z>>60
+		return z
+	}
+	// The inversion itself is right: it undoes the old mix.
+	old := func(seed uint64, d int) uint64 {
+		z := seed + uint64(d+1)*0x9e3779b97f4a7c15
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+		z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+		return z ^ (z >> 31)
+	}
+	const secret = 0x1234_5678_9abc_def0
+	golden := uint64(0x9e3779b97f4a7c15)
+	if got := unmix(old(secret, 3)) - 4*golden; got != secret {
+		t.Fatalf("the inverse does not undo splitmix64: %x", got)
+	}
+	for d := range MaxDeals {
+		if got := unmix(DealSeed(secret, d)) - uint64(d+1)*golden; got == secret {
+			t.Errorf("deal %d's seed gives the tournament's seed back", d)
+		}
+	}
+}
