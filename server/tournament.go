@@ -638,7 +638,7 @@ func (s *Server) playDeal(ctx context.Context, ts store.Tournaments, t store.Tou
 		}
 		seats[seat] = s.seatFor(ctx, sess)
 		meta := store.Table{ID: mine.Table, Game: t.Game, Options: t.Options, Private: true, Invite: dealInvite(t, mine.Table),
-			BotLevel: t.BotLevel, Owner: sess.Player, Seed: tournament.DealSeed(t.Seed, d), Status: store.StatusOpen, Seats: seats}
+			BotLevel: t.BotLevel, Owner: sess.Player, Seed: s.dealSeed(ctx, t, gs, d, mine.Table), Status: store.StatusOpen, Seats: seats}
 		if _, err := s.openTable(ctx, meta); err != nil {
 			return protocol.TournamentPlay{}, err
 		}
@@ -648,6 +648,23 @@ func (s *Server) playDeal(ctx context.Context, ts store.Tournaments, t store.Tou
 		return protocol.TournamentPlay{}, tErr(protocol.Unavailable, "the table cannot be read now; retry")
 	}
 	return protocol.TournamentPlay{Table: mine.Table, Deal: d, Seat: seat}, nil
+}
+
+// dealSeed is the seed of deal d's tables: the seed of a table of the deal
+// already opened for another entrant, else tournament.DealSeed. Every
+// entrant must hold the same cards, and a tournament under way when the
+// room was upgraded keeps the seeds its first tables were given (the way
+// deal seeds are derived changed on 7 Dec 2026).
+func (s *Server) dealSeed(ctx context.Context, t store.Tournament, gs []store.TournamentGame, d int, mine string) uint64 {
+	for _, g := range gs {
+		if g.Deal != d || g.Table == mine {
+			continue
+		}
+		if meta, err := s.store.Table(ctx, g.Table); err == nil {
+			return meta.Seed
+		}
+	}
+	return tournament.DealSeed(t.Seed, d)
 }
 
 // tournamentTablePrefix begins the id of every tournament table, so that

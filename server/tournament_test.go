@@ -657,3 +657,32 @@ func TestTournamentLeaveGraced(t *testing.T) {
 		}
 	}
 }
+
+// TestDealSeedKept: an entrant's table of a deal takes the seed of a table
+// of that deal already opened, so that every entrant holds the same cards
+// even when the way deal seeds are derived has changed since the first
+// table was opened (a tournament under way across an upgrade); a deal with
+// no table yet gets tournament.DealSeed.
+func TestDealSeedKept(t *testing.T) {
+	s := memServer(t, Config{})
+	ctx := context.Background()
+	tour := store.Tournament{ID: "k1", Seed: 42}
+	old := store.Table{ID: tournamentTableID("k1", 0), Game: "papayoo", Seed: 777, Created: time.Now(), Status: store.StatusPlaying}
+	if err := s.store.CreateTable(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	gs := []store.TournamentGame{
+		{Tournament: "k1", Player: "p_a", Deal: 0, Table: old.ID},
+		{Tournament: "k1", Player: "p_b", Deal: 0, Table: tournamentTableID("k1", 0)}, // b's, not opened yet
+		{Tournament: "k1", Player: "p_c", Deal: 1, Table: tournamentTableID("k1", 1)}, // reserved, never opened
+	}
+	if got := s.dealSeed(ctx, tour, gs, 0, gs[1].Table); got != 777 {
+		t.Errorf("deal 0, a table of it open with seed 777: %d", got)
+	}
+	if got, want := s.dealSeed(ctx, tour, gs, 1, "tt_k1-1-mine"), tournament.DealSeed(42, 1); got != want {
+		t.Errorf("deal 1, no table of it open: %d, want DealSeed %d", got, want)
+	}
+	if got, want := s.dealSeed(ctx, tour, gs, 0, old.ID), tournament.DealSeed(42, 0); got != want {
+		t.Errorf("deal 0 asked for its only open table itself: %d, want DealSeed %d", got, want)
+	}
+}
