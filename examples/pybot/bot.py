@@ -102,6 +102,7 @@ async def play(args, token, table):
                 # returned, and the table's state follows.
                 await ws.send(json.dumps({"type": "join", "table": table, "id": "join"}))
                 last_seq = -1
+                sent = None  # the last move sent, to send again if dropped
                 async for raw in ws:
                     msg = json.loads(raw)
                     kind = msg.get("type")
@@ -112,6 +113,14 @@ async def play(args, token, table):
                             sys.exit("the token stopped working (revoked): stop, do not reconnect")
                         if code in ("forbidden", "no_table", "table_full", "not_open"):
                             sys.exit(msg.get("message"))
+                        if code == "rate_limited":
+                            # Too fast: the room dropped the message. Wait as
+                            # long as it says (or a moment) and send the move
+                            # again: the table does not move on without it.
+                            retry = (msg.get("limit") or {}).get("retry") or 0.25
+                            await asyncio.sleep(retry)
+                            if sent is not None:
+                                await ws.send(sent)
                         # Anything else (a stale move: not_your_turn,
                         # illegal) waits for the next state.
                     elif kind == "state" and msg.get("table") == table:
@@ -124,7 +133,8 @@ async def play(args, token, table):
                         if legal and msg["seq"] > last_seq:
                             last_seq = msg["seq"]
                             move = rng.choice(legal)
-                            await ws.send(json.dumps({"type": "move", "table": table, "move": move, "id": str(msg["seq"])}))
+                            sent = json.dumps({"type": "move", "table": table, "move": move, "id": str(msg["seq"])})
+                            await ws.send(sent)
         except InvalidHandshake as e:
             # InvalidStatusCode (websockets < 14) has status_code;
             # InvalidStatus (14 and later) has response.status_code.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	_ "cardroom/games/all" // the games of this build, with their bots
+	"cardroom/server"
 	"cardroom/server/servertest"
 
 	"cardroom/games"
@@ -74,5 +75,31 @@ func TestPythonBotPlaysAGame(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "the token was refused") || strings.Contains(string(out), "reconnecting") {
 		t.Errorf("bot.py with a forged token: %v\n%s", err, out)
+	}
+}
+
+// TestPythonBotRespectsRate: in a room whose bots move at once and whose
+// message rate is low, some of bot.py's moves are dropped with
+// rate_limited; it waits and sends them again, so its game still ends.
+func TestPythonBotRespectsRate(t *testing.T) {
+	py := python(t)
+	if _, err := games.Lookup("papayoo"); err != nil {
+		t.Skip("papayoo engine not registered")
+	}
+	s, base := servertest.StartWith(t, func(c *server.Config) {
+		c.Rate, c.Burst = 4, 2
+		c.Table.BotDelay = time.Millisecond
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, py, "bot.py", "--url", base, "--quick", "papayoo", "--options", "rounds=1", "--seed", "1",
+		"--name", "PyRate", "--password", "a long password")
+	cmd.Env = append(os.Environ(), "CARDROOM_BOT_TOKEN=")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "game over: ") || s.Metrics().Finished.Load() != 1 {
+		t.Fatalf("bot.py under a low message rate: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "error rate_limited") {
+		t.Errorf("no move was rate limited: the test does not test the resend\n%s", out)
 	}
 }

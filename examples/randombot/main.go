@@ -135,6 +135,7 @@ func run(ctx context.Context, c config) error {
 	}
 	log.Printf("joined table %s (watch it at %s/?table=%s)", tableID, c.base, tableID)
 	lastSeq, drops := -1, 0
+	var sent *protocol.MoveReq // the last move sent, to send again if it was dropped
 	for {
 		msg, _, err := cl.Next(ctx)
 		if err != nil {
@@ -163,6 +164,21 @@ func run(ctx context.Context, c config) error {
 			// Refusals of stale moves are normal; anything else is worth a look.
 			log.Printf("error %s: %s", m.Code, m.Message)
 			switch m.Code {
+			case protocol.RateLimited:
+				// 7. Too fast: the room dropped the message. Wait as long
+				// as it says (or a moment) and send the move again; the
+				// table does not move on without it. (If it was made
+				// meanwhile, the copy is refused as stale: harmless.)
+				wait := 250 * time.Millisecond
+				if m.Limit != nil && m.Limit.Retry > 0 {
+					wait = time.Duration(m.Limit.Retry) * time.Second
+				}
+				time.Sleep(wait)
+				if sent != nil {
+					if err := cl.Send(ctx, *sent); err != nil {
+						return err
+					}
+				}
 			case protocol.Unauthorized:
 				return fmt.Errorf("the token stopped working (revoked): %s", m.Message)
 			case protocol.Forbidden, protocol.NoTable, protocol.TableFull, protocol.NotOpen:
@@ -184,7 +200,8 @@ func run(ctx context.Context, c config) error {
 				lastSeq = m.Seq
 				mv := m.Legal[rng.IntN(len(m.Legal))]
 				id, _ := json.Marshal(m.Seq)
-				if err := cl.Send(ctx, protocol.MoveReq{ID: id, Table: tableID, Move: mv}); err != nil {
+				sent = &protocol.MoveReq{ID: id, Table: tableID, Move: mv}
+				if err := cl.Send(ctx, *sent); err != nil {
 					return err
 				}
 			}

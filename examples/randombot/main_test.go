@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	"cardroom/games"
 	"cardroom/protocol"
+	"cardroom/server"
 	"cardroom/server/servertest"
 )
 
@@ -61,5 +64,34 @@ func TestRandomBotPlaysAGame(t *testing.T) {
 	// Without a token or a password there is no identity to play with.
 	if err := run(context.Background(), config{base: base, quick: "papayoo", out: io.Discard}); err == nil || !strings.Contains(err.Error(), "-token") {
 		t.Errorf("run without credentials: %v, want a hint at -token", err)
+	}
+}
+
+// TestRandomBotRespectsRate: in a room whose bots move at once and whose
+// message rate is low, the bot's moves come faster than the rate and some
+// are dropped with rate_limited; it waits and sends them again, so its
+// game still ends (before, a dropped move left the game waiting for ever).
+func TestRandomBotRespectsRate(t *testing.T) {
+	if _, err := games.Lookup("papayoo"); err != nil {
+		t.Skip("papayoo engine not registered yet")
+	}
+	s, base := servertest.StartWith(t, func(c *server.Config) {
+		c.Rate, c.Burst = 4, 2
+		c.Table.BotDelay = time.Millisecond
+	})
+	var out, logs bytes.Buffer
+	log.SetOutput(&logs)
+	defer log.SetOutput(os.Stderr)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c := config{base: base, quick: "papayoo", options: "rounds=1", seed: 1, out: &out, name: "RateBot", password: "a long password"}
+	if err := run(ctx, c); err != nil {
+		t.Fatalf("run: %v\n%s\n%s", err, out.String(), logs.String())
+	}
+	if !strings.Contains(out.String(), "game over: ") || s.Metrics().Finished.Load() != 1 {
+		t.Fatalf("the game did not end:\n%s\n%s", out.String(), logs.String())
+	}
+	if !strings.Contains(logs.String(), "error rate_limited") {
+		t.Errorf("no move was rate limited: the test does not test the resend\n%s", logs.String())
 	}
 }

@@ -21,14 +21,22 @@ import (
 
 // Start runs the room until the test ends and returns it (for its
 // metrics) with its base URL ("http://127.0.0.1:PORT").
-func Start(t testing.TB) (*server.Server, string) {
+func Start(t testing.TB) (*server.Server, string) { return StartWith(t, nil) }
+
+// StartWith is Start with the configuration changed by set first (say, a
+// message rate a test's client must respect).
+func StartWith(t testing.TB, set func(*server.Config)) (*server.Server, string) {
 	t.Helper()
 	st, err := store.OpenSQLite(filepath.Join(t.TempDir(), "db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := server.New(server.Config{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Table: table.Config{Grace: time.Hour},
-		Accounts: server.AccountsConfig{HashTime: 1, HashMemoryKiB: 256}})
+	cfg := server.Config{Store: st, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Table: table.Config{Grace: time.Hour},
+		Accounts: server.AccountsConfig{HashTime: 1, HashMemoryKiB: 256}}
+	if set != nil {
+		set(&cfg)
+	}
+	s, err := server.New(cfg)
 	if err != nil {
 		st.Close()
 		t.Fatal(err)
