@@ -1156,3 +1156,25 @@ func TestMaxConnectionsRace(t *testing.T) {
 		t.Errorf("-max-connections %d: %d of %d simultaneous handshakes accepted, %d counted open; want %d", bound, n, tries, open, bound)
 	}
 }
+
+// TestBodyTooLarge: a JSON body over MaxMessage bytes is answered 413
+// too_large by every endpoint that reads one, as the account endpoints
+// answer it (the others answered 400 bad_json), and changes nothing.
+func TestBodyTooLarge(t *testing.T) {
+	s := memServer(t, Config{HTTPRate: -1})
+	var sess protocol.Session
+	json.Unmarshal(do(s, "POST", "/api/session", "203.0.113.40:1", "", `{"name":"guest"}`).Body.Bytes(), &sess)
+	tok := sess.Token
+	big := `{"name":"` + strings.Repeat("x", MaxMessage) + `"}`
+	for _, c := range []struct{ path, token string }{
+		{"/api/session", ""}, {"/api/tables", tok}, {"/api/quickplay", tok}, {"/api/tournaments", tok},
+	} {
+		w := do(s, "POST", c.path, "203.0.113.40:1", c.token, big)
+		if w.Code != http.StatusRequestEntityTooLarge || errCode(w.Body.Bytes()) != "too_large" {
+			t.Errorf("POST %s with %d bytes: %d %s, want 413 too_large", c.path, len(big), w.Code, w.Body.String()[:min(w.Body.Len(), 80)])
+		}
+	}
+	if w := do(s, "GET", "/api/tables", "203.0.113.40:1", "", ""); strings.Contains(w.Body.String(), `"id"`) {
+		t.Errorf("a refused body made a table: %s", w.Body)
+	}
+}

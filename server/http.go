@@ -250,12 +250,25 @@ func readBody(r *http.Request, v any) error {
 		return err
 	}
 	if len(b) > MaxMessage {
-		return fmt.Errorf("body over %d bytes", MaxMessage)
+		return errBodyTooLarge
 	}
 	if len(strings.TrimSpace(string(b))) == 0 {
 		return nil
 	}
 	return json.Unmarshal(b, v)
+}
+
+// errBodyTooLarge is readBody's error for a body over MaxMessage bytes.
+var errBodyTooLarge = fmt.Errorf("body over %d bytes", MaxMessage)
+
+// writeBodyErr answers a body readBody refused: 413 too_large for one over
+// the bound (as the account endpoints answer it), 400 bad_json otherwise.
+func writeBodyErr(w http.ResponseWriter, err error) {
+	if errors.Is(err, errBodyTooLarge) {
+		writeErr(w, http.StatusRequestEntityTooLarge, protocol.TooLarge, err.Error())
+		return
+	}
+	writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
 }
 
 func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
@@ -264,7 +277,7 @@ func (s *Server) handleNewSession(w http.ResponseWriter, r *http.Request) {
 	}
 	var req protocol.SessionReq
 	if err := readBody(r, &req); err != nil {
-		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
+		writeBodyErr(w, err)
 		return
 	}
 	tok, sess, err := s.NewSession(r.Context(), req.Name)
@@ -321,7 +334,7 @@ func (s *Server) handleLobby(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request, sess store.Session) {
 	var req protocol.CreateReq
 	if err := readBody(r, &req); err != nil {
-		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
+		writeBodyErr(w, err)
 		return
 	}
 	t, err := s.createTable(r.Context(), sess, originOf(s.guard.clientAddr(r)), req, false)
@@ -335,7 +348,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request, sess store
 func (s *Server) handleQuick(w http.ResponseWriter, r *http.Request, sess store.Session) {
 	var req protocol.CreateReq
 	if err := readBody(r, &req); err != nil {
-		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
+		writeBodyErr(w, err)
 		return
 	}
 	t, err := s.createTable(r.Context(), sess, originOf(s.guard.clientAddr(r)), req, true)

@@ -193,7 +193,7 @@ func (s *Server) handleCreateTournament(w http.ResponseWriter, r *http.Request, 
 	}
 	var req protocol.TournamentCreate
 	if err := readBody(r, &req); err != nil {
-		writeErr(w, http.StatusBadRequest, protocol.BadJSON, err.Error())
+		writeBodyErr(w, err)
 		return
 	}
 	if !s.guard.allowCreation(w, r, "accounts and tournaments") {
