@@ -58,22 +58,26 @@ function focusSelector(root) {
   if (active.dataset.key) return `[data-key="${CSS.escape(active.dataset.key)}"]`;
   if (active.dataset.testid) return `[data-testid="${CSS.escape(active.dataset.testid)}"]`;
   if (active.id) return '#' + CSS.escape(active.id);
-  return null;
+  return ''; // focused here but not to be found again: refocus falls back
 }
 
 // refocus puts the focus back after the focused control was removed (a
 // card was played): keep the keyboard user in the hand, else on the table.
+// A control disabled under the focus (a Clear button once nothing is
+// selected) loses it too: the browser sends it to the body.
 function refocus(root, sel) {
-  if (!sel) return;
-  if (root.contains(document.activeElement) && document.activeElement !== root) return;
-  const again = root.querySelector(sel);
-  if (again) {
+  if (sel === null) return;
+  const active = document.activeElement;
+  if (root.contains(active) && active !== root && !active.disabled) return;
+  const again = sel && root.querySelector(sel);
+  if (again && !again.disabled) {
     again.focus({ preventScroll: true });
     if (document.activeElement === again) return;
   }
   // The first that takes the focus: a playable card, the hand itself (its
-  // cards are disabled out of turn), the table.
-  for (const next of [root.querySelector('[data-testid=hand-card]:not([disabled]):not([aria-disabled=true])'), root.querySelector('[data-testid=hand]'), root.querySelector('[data-testid=felt]')]) {
+  // cards are disabled out of turn), the table, else the page's main
+  // element (focusable: tabindex -1).
+  for (const next of [root.querySelector('[data-testid=hand-card]:not([disabled]):not([aria-disabled=true])'), root.querySelector('[data-testid=hand]'), root.querySelector('[data-testid=felt]'), root.hasAttribute('tabindex') ? root : null]) {
     if (!next) continue;
     if (!next.hasAttribute('tabindex') && next.tagName !== 'BUTTON') next.setAttribute('tabindex', '-1');
     next.focus({ preventScroll: true });

@@ -423,11 +423,14 @@ function render(ctx) {
     targets.map((tm) => {
       const as = tok(tm.cards[0]).as;
       const detail = [as ? t('rum500.joker_as', { card: cardName(as) }) : '', tm.end ? endName(tm.end) : ''].filter(Boolean).join(', ');
+      const label = t('rum500.layoff_here') + (detail ? ' (' + detail + ')' : '');
       return h('button', {
         class: 'btn small', type: 'button', 'data-move': tm.text,
+        // Named with its meld: a screen reader lists the buttons apart.
+        'aria-label': label + ' — ' + t('rum500.meld_n', { n: num }),
         'data-testid': 'layoff-' + num + (tm.end ? '-' + tm.end : '') + (as ? '-' + as : ''),
         onclick: () => { ui.pileSel = null; ctx.move(tm.text); },
-      }, t('rum500.layoff_here') + (detail ? ' (' + detail + ')' : ''));
+      }, label);
     })));
   });
   if (!melds(v).length) meldBox.appendChild(h('p', { class: 'meta' }, t('rum500.no_melds')));

@@ -410,7 +410,7 @@ function draw(tb) {
       h('button', { class: 'btn danger', type: 'button', 'data-testid': 'leave-yes', onclick: () => leaveTable(tb, id) }, t('table.leave_yes')),
       h('button', { class: 'btn secondary', type: 'button', 'data-testid': 'leave-no', onclick: () => { tb.ui.confirmLeave = false; draw(tb); } }, t('table.leave_no')))) : null;
   const myClock = clockFor(st, st.seat);
-  const statusLine = h('div', { class: 'status', 'data-testid': 'status', 'aria-live': 'polite' }, g.status || '',
+  const statusLine = h('div', { class: 'status', 'data-testid': 'status', 'data-key': 'status', 'aria-live': 'polite' }, g.status || '',
     // Not read out as it ticks (it is in the live status line): the last
     // seconds are announced once (startClock).
     myClock !== null && (st.to_act || []).includes(st.seat) ? h('span', { class: 'badge clock mine', 'data-testid': 'my-clock', 'data-deadline': myClock, 'data-me': '1', 'aria-hidden': 'true' }, clockText(myClock)) : null,
