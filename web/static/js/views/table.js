@@ -274,7 +274,14 @@ function pump(tb) {
   if (tb.ui.notice && tb.ui.notice.until > now) next = Math.min(next, tb.ui.notice.until);
   if (next < Infinity && p.shown) {
     const id = p.shown.table;
-    p.timer = setTimeout(() => { if (onRoute('table', id)) pump(tb); }, Math.max(0, next - now) + 5);
+    // Due within a frame already drawn: drawn when the next one begins,
+    // as a message would be (the pacing's timers drew at once, so a fast
+    // game was drawn more often than the screen shows it).
+    p.timer = setTimeout(() => {
+      if (!onRoute('table', id)) return;
+      if (p.frame) p.frame.pending = true;
+      else pump(tb);
+    }, Math.max(0, next - now) + 5);
   }
 }
 
@@ -485,7 +492,8 @@ export function renderSeat(ctx, s, mod) {
     ? h('span', { class: 'badge clock', 'data-deadline': deadline, 'data-testid': 'clock-' + s.seat }, clockText(deadline)) : null;
   return h('div', {
     class: 'seat' + (turn ? ' turn' : '') + (s.seat === ctx.seat ? ' me' : ''), 'data-testid': 'seat-' + s.seat, 'data-key': 'seat-' + s.seat,
-    'aria-label': seatName(ctx, s.seat) + (turn ? ' — ' + t('table.to_act') : ''),
+    // A group, so that screen readers read its label (a div's is ignored).
+    role: 'group', 'aria-label': seatName(ctx, s.seat) + (turn ? ' — ' + t('table.to_act') : ''),
   },
   h('div', { class: 'name' }, s.kind === 'empty' ? t('table.empty_seat') : seatName(ctx, s.seat),
     s.away ? h('span', { class: 'badge' }, t('table.away')) : null,
