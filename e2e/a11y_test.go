@@ -57,6 +57,12 @@ const mouseOnlyJS = `(() => {
     if (!e.getClientRects().length || e.matches(native) || e.hasAttribute('tabindex')) continue;
     out.push('mouse only: <' + e.tagName.toLowerCase() + ' ' + (e.dataset.testid || e.className) + '> ' + (e.textContent || '').trim().slice(0, 40));
   }
+  // A label on a plain div or span is ignored by screen readers: it needs
+  // a role (group, img, region…).
+  for (const e of document.querySelectorAll('div[aria-label]:not([role]), span[aria-label]:not([role])')) {
+    if (!e.getClientRects().length) continue;
+    out.push('label without a role: <' + e.tagName.toLowerCase() + ' ' + (e.dataset.testid || e.className) + '> ' + e.getAttribute('aria-label').slice(0, 40));
+  }
   return out;
 })()`
 
@@ -156,11 +162,13 @@ func (b *tab) auditCatches() {
 	var ok bool
 	runAsync(b.e.t, b, 10*time.Second, `const { h } = await import('/js/dom.js');
 	  const box = h('div', { id: 'a11y-planted' }, h('button', { type: 'button', 'data-testid': 'planted-button' }),
-	    h('span', { tabindex: '0', 'data-testid': 'planted-focus' }, 'x'), h('div', { 'data-testid': 'planted-click', onclick: () => {} }, 'y'));
+	    h('span', { tabindex: '0', 'data-testid': 'planted-focus' }, 'x'), h('div', { 'data-testid': 'planted-click', onclick: () => {} }, 'y'),
+	    h('div', { 'data-testid': 'planted-label', 'aria-label': 'unheard' }, 'z'));
 	  document.getElementById('app').append(box);
 	  return 'true';`, &ok)
 	got := strings.Join(b.problems(), "\n")
-	for _, want := range []string{"button without a name: <button data-testid=planted-button>", "focusable element without a role (generic): <span tabindex=0 data-testid=planted-focus>", "mouse only: <div planted-click> y"} {
+	for _, want := range []string{"button without a name: <button data-testid=planted-button>", "focusable element without a role (generic): <span tabindex=0 data-testid=planted-focus>",
+		"mouse only: <div planted-click> y", "label without a role: <div planted-label> unheard"} {
 		if !strings.Contains(got, want) {
 			b.e.t.Errorf("the audit missed a planted fault %q; it reported:\n%s", want, got)
 		}

@@ -43,7 +43,7 @@ function trickSeats(history, entry, n) {
 // finishedTrick draws a finished trick with its winner marked; its cards
 // fly to the winner's seat when they leave the table.
 function finishedTrick(ctx, v, cards, seats, winner, points, testid) {
-  return h('div', { class: 'trick finished', 'data-testid': testid, 'data-winner': winner, 'aria-label': t('papayoo.trick_won', { name: seatName(ctx, winner), points }) },
+  return h('div', { class: 'trick finished', 'data-testid': testid, 'data-winner': winner, role: 'group', 'aria-label': t('papayoo.trick_won', { name: seatName(ctx, winner), points }) },
     cards.map((c, i) => flipEl(cardEl(c, {
       who: seats[i] >= 0 ? seatName(ctx, seats[i]) : '', mark: mark(v, c),
       cls: seats[i] === winner ? 'winner' : '',
@@ -122,7 +122,7 @@ function render(ctx) {
   // The middle of the table.
   const center = h('div', { class: 'center', 'data-testid': 'center' });
   if (v.die) {
-    center.appendChild(h('div', { class: 'row', 'data-testid': 'die', 'aria-label': t('papayoo.die', { suit: t('suit.' + v.die) }) },
+    center.appendChild(h('div', { class: 'row', 'data-testid': 'die', role: 'group', 'aria-label': t('papayoo.die', { suit: t('suit.' + v.die) }) },
       h('div', { class: 'die', title: t('papayoo.die', { suit: t('suit.' + v.die) }) }, suitIcon(v.die, 40)),
       cardEl(v.papayoo, { size: 'small', mark: MARK })));
   }
@@ -134,7 +134,7 @@ function render(ctx) {
     // too, which the next view no longer has): show it with its winner.
     center.appendChild(finishedTrick(ctx, v, paced.cards || [], trickSeats(ctx.history || [], paced, n), paced.seat, paced.points || 0, 'last-trick'));
   } else if (trick.cards && trick.cards.length) {
-    center.appendChild(h('div', { class: 'trick', 'data-testid': 'trick', 'aria-label': t('papayoo.trick') },
+    center.appendChild(h('div', { class: 'trick', 'data-testid': 'trick', role: 'group', 'aria-label': t('papayoo.trick') },
       trick.cards.map((c, i) => flipEl(cardEl(c, { who: seatName(ctx, (trick.leader + i) % n), mark: mark(v, c) }), c, '', 'seat-' + ((trick.leader + i) % n)))));
   } else if (last && phase === 'play') {
     center.appendChild(finishedTrick(ctx, v, last.cards, last.cards.map((_, i) => (last.leader + i) % n), last.winner, last.points, 'last-trick'));

@@ -278,7 +278,7 @@ function summaryBox(ctx) {
           left.length ? h('span', {}, '−' + handValue(left)) : null)))));
   }
   const close = () => { ui.summaryClosed = s.round; ui.summaryReopened = false; ctx.rerender(); };
-  const meldList = (s.melds || []).length ? h('div', { class: 'melds', 'data-testid': 'summary-melds', 'aria-label': t('rum500.final_table') },
+  const meldList = (s.melds || []).length ? h('div', { class: 'melds', 'data-testid': 'summary-melds', role: 'group', 'aria-label': t('rum500.final_table') },
     s.melds.map((m) => h('div', { class: 'meld', role: 'group', 'aria-label': t('rum500.meld_n', { n: m.number }) },
       h('div', { class: 'meld-title' }, t('rum500.meld_n', { n: m.number })),
       h('div', { class: 'meld-cards' }, (m.cards || []).map((c, j) => meldCard(ctx, c, (m.stands || [])[j], (m.owners || [])[j])))))) : null;
@@ -408,7 +408,7 @@ function render(ctx) {
 
   // Melds on the table, with who placed each card; the melds the selected
   // card can be laid off on are highlighted, each with its button(s).
-  const meldBox = h('div', { class: 'melds', 'data-testid': 'melds', 'aria-label': t('rum500.melds') });
+  const meldBox = h('div', { class: 'melds', 'data-testid': 'melds', role: 'group', 'aria-label': t('rum500.melds') });
   melds(v).forEach((m) => {
     const num = m.number;
     const owners = m.owners || [];
