@@ -901,10 +901,12 @@ func TestScreenReaderAnnouncements(t *testing.T) {
 	eval[bool](b, `(() => { window.__heard = []; new MutationObserver(() => { const x = document.getElementById('announce').textContent; if (x) window.__heard.push(x); })
 	  .observe(document.getElementById('announce'), {childList: true, characterData: true, subtree: true}); return true; })()`)
 	// Alice plays until the bot has moved (she may draw several times
-	// first).
+	// first: in the opening round a player without a club draws until she
+	// has one, and 20 draws without a club, about one deal in 300, failed
+	// a CI run).
 	botHeard := func(x string) bool { return strings.Contains(x, "Bot 2 (random) ") }
 	var heard []string
-	for range 20 {
+	for range 80 {
 		b.playUntil(1, 30*time.Second)
 		if heard, _ = eval[[]string](b, `window.__heard`); slices.ContainsFunc(heard, botHeard) {
 			break
