@@ -422,10 +422,11 @@ func (s *Server) analysisRoutes(m *http.ServeMux) {
 // none (a bot's seat, a failed analysis, the analysis switched off). The
 // access rules are the record's (finishedRecord).
 func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
-	meta, _, ok := s.finishedRecord(w, r)
+	f, ok := s.finishedRecord(w, r)
 	if !ok {
 		return
 	}
+	meta := f.meta
 	seat, err := strconv.Atoi(r.URL.Query().Get("seat"))
 	if err != nil || seat < 0 || seat >= len(meta.Seats) {
 		writeErr(w, http.StatusBadRequest, protocol.BadSeat, fmt.Sprintf("seat must be 0 to %d", len(meta.Seats)-1))
@@ -454,8 +455,9 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 			writeErr(w, http.StatusNotFound, protocol.NoAnalysis, "seat "+strconv.Itoa(seat)+" was a bot's: only the players' seats are analysed")
 			return
 		}
+		addr := s.guard.clientAddr(r)
 		if l := s.an.perIP; l != nil {
-			if ok, retry, wide := l.allow(s.guard.clientAddr(r)); !ok {
+			if ok, retry, wide := l.allow(addr); !ok {
 				s.an.limited.Add(1)
 				s.guard.rateLimited(w, r, retry, widen(protocol.Limit{Name: protocol.LimitAnalyses, Max: float64(s.an.cfg.PerIPPerHour)}, wide),
 					"too many analyses asked for from your address: try again later")
@@ -464,7 +466,7 @@ func (s *Server) handleAnalysis(w http.ResponseWriter, r *http.Request) {
 		}
 		if !s.an.enqueue(k, s.standInMarks(meta.ID), true) {
 			if l := s.an.perIP; l != nil {
-				l.refund(s.guard.clientAddr(r))
+				l.refund(addr)
 			}
 			w.Header().Set("Retry-After", "30")
 			writeErr(w, http.StatusServiceUnavailable, protocol.Busy, "too many analyses are waiting; retry later")

@@ -624,11 +624,7 @@ func (g *guard) allowSession(w http.ResponseWriter, r *http.Request) bool {
 	if g.sessions == nil {
 		return true
 	}
-	addr := g.clientAddr(r)
-	ok, retry, wide := g.sessions.allow(addr)
-	if ok {
-		ok, retry, wide = g.allowShared(r.Context(), g.sessions, addr)
-	}
+	ok, retry, wide := g.take(r, g.sessions)
 	if !ok {
 		g.rateLimited(w, r, retry, widen(g.sessionsLimit, wide), "too many new sessions from your address: keep your session token, or try again later")
 	}
@@ -643,11 +639,7 @@ func (g *guard) allowCreation(w http.ResponseWriter, r *http.Request, what strin
 	if g.creations == nil {
 		return true
 	}
-	addr := g.clientAddr(r)
-	ok, retry, wide := g.creations.allow(addr)
-	if ok {
-		ok, retry, wide = g.allowShared(r.Context(), g.creations, addr)
-	}
+	ok, retry, wide := g.take(r, g.creations)
 	if !ok {
 		g.creationsLimited.Add(1)
 		g.rateLimited(w, r, retry, widen(g.creationLimit, wide), "too many "+what+" from your address today: try again later")
@@ -659,18 +651,31 @@ func (g *guard) allowCreation(w http.ResponseWriter, r *http.Request, what strin
 // that then made no session (a login refused).
 func (g *guard) refundSession(r *http.Request) {
 	if g.sessions != nil {
-		addr := g.clientAddr(r)
-		g.sessions.refund(addr)
-		g.refundShared(r.Context(), g.sessions, addr)
+		g.giveBack(r, g.sessions)
 	}
 }
 
 func (g *guard) refundCreation(r *http.Request) {
 	if g.creations != nil {
-		addr := g.clientAddr(r)
-		g.creations.refund(addr)
-		g.refundShared(r.Context(), g.creations, addr)
+		g.giveBack(r, g.creations)
 	}
+}
+
+// take charges one token of quota l to r's client: the node's own
+// buckets, then, in a cluster, the shared ones (allowShared).
+func (g *guard) take(r *http.Request, l *addrLimiter) (ok bool, retry time.Duration, wide bool) {
+	addr := g.clientAddr(r)
+	if ok, retry, wide = l.allow(addr); !ok {
+		return ok, retry, wide
+	}
+	return g.allowShared(r.Context(), l, addr)
+}
+
+// giveBack returns the token take took.
+func (g *guard) giveBack(r *http.Request, l *addrLimiter) {
+	addr := g.clientAddr(r)
+	l.refund(addr)
+	g.refundShared(r.Context(), l, addr)
 }
 
 // ---- the handler in front of every route ----

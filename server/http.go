@@ -22,7 +22,6 @@ import (
 	"cardroom/game"
 	"cardroom/games"
 	"cardroom/protocol"
-	"cardroom/record"
 	"cardroom/store"
 	"cardroom/table"
 )
@@ -408,24 +407,24 @@ func (s *Server) handleTable(w http.ResponseWriter, r *http.Request) {
 
 // ---- records, replay, history ----
 
-// finishedRecord returns a finished game's row and log for the record and
-// replay endpoints. A private table's record needs what its table needed:
+// finishedRecord returns a finished game (its row and log, cached) for the
+// record, replay and analysis endpoints. A private table's record needs what its table needed:
 // a seat, ownership or the invite (?invite=CODE); without one it does not
 // exist (404, as for a private table's summary).
-func (s *Server) finishedRecord(w http.ResponseWriter, r *http.Request) (store.Table, []record.Entry, bool) {
+func (s *Server) finishedRecord(w http.ResponseWriter, r *http.Request) (*finished, bool) {
 	id := r.PathValue("id")
 	if len(id) > 64 {
 		writeErr(w, http.StatusNotFound, protocol.NoTable, "no such table")
-		return store.Table{}, nil, false
+		return nil, false
 	}
 	f, err := s.records.get(r.Context(), s.store, id)
 	if errors.Is(err, store.ErrNotFound) {
 		writeErr(w, http.StatusNotFound, protocol.NoTable, "no table "+id)
-		return store.Table{}, nil, false
+		return nil, false
 	}
 	if err != nil {
 		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the record cannot be read now; retry")
-		return store.Table{}, nil, false
+		return nil, false
 	}
 	if f.meta.Private {
 		player := ""
@@ -434,31 +433,32 @@ func (s *Server) finishedRecord(w http.ResponseWriter, r *http.Request) (store.T
 		}
 		if !canSee(table.SummaryOf(f.meta), player, r.URL.Query().Get("invite")) {
 			writeErr(w, http.StatusNotFound, protocol.NoTable, "no table "+id)
-			return store.Table{}, nil, false
+			return nil, false
 		}
 	}
 	if f.meta.Status != store.StatusFinished {
 		writeErr(w, http.StatusConflict, protocol.NotFinished, "the game at table "+id+" is not finished: its record would show hidden cards")
-		return f.meta, nil, false
+		return nil, false
 	}
 	if isTournamentTable(id) {
 		switch held, ok := s.dealRecordHeld(r.Context(), id); {
 		case !ok:
 			writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the tournament cannot be read now; retry")
-			return f.meta, nil, false
+			return nil, false
 		case held:
 			writeErr(w, http.StatusConflict, protocol.NotFinished, "the tournament's deal at table "+id+" is not closed: its record would show the cards other entrants are still to play")
-			return f.meta, nil, false
+			return nil, false
 		}
 	}
-	return f.meta, f.events, true
+	return f, true
 }
 
 func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
-	meta, events, ok := s.finishedRecord(w, r)
+	f, ok := s.finishedRecord(w, r)
 	if !ok {
 		return
 	}
+	meta, events := f.meta, f.events
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	rec := table.Record(meta, events)
 	// The seats of bot accounts, so a replay shows their BOT badge as the
@@ -468,10 +468,11 @@ func (s *Server) handleRecord(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
-	meta, events, ok := s.finishedRecord(w, r)
+	f, ok := s.finishedRecord(w, r)
 	if !ok {
 		return
 	}
+	meta, events := f.meta, f.events
 	eng, err := games.Lookup(meta.Game)
 	if err != nil {
 		writeErr(w, http.StatusNotFound, protocol.UnknownGame, err.Error())
@@ -494,13 +495,8 @@ func (s *Server) handleReplay(w http.ResponseWriter, r *http.Request) {
 		}
 		seat = n
 	}
-	hist, histFrom := s.replayHistory(w, r, meta.ID, eng)
+	hist, histFrom := historyFor(w, r, f, eng)
 	if hist == nil {
-		return
-	}
-	f, err := s.records.get(r.Context(), s.store, meta.ID) // the game finishedRecord read
-	if err != nil {
-		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the record cannot be read now; retry")
 		return
 	}
 	st, err := f.stateAt(eng, step) // from the nearest replay mark (records.go)

@@ -218,16 +218,11 @@ func (c *recordCache) get(ctx context.Context, st store.Store, id string) (*fini
 	return f, nil
 }
 
-// replayHistory is the history of finished game id for its replay, and
+// historyFor is the history of finished game f for its replay, and
 // the replay's history_from: the entries the client already holds (0 to
-// the game's count; default 0). On a bad number or a store error it writes
-// the answer and returns nil.
-func (s *Server) replayHistory(w http.ResponseWriter, r *http.Request, id string, eng game.Engine) (*replayHistory, int) {
-	f, err := s.records.get(r.Context(), s.store, id)
-	if err != nil {
-		writeErr(w, http.StatusServiceUnavailable, protocol.Unavailable, "the record cannot be read now; retry")
-		return nil, 0
-	}
+// the game's count; default 0). On a bad number it writes the answer and
+// returns nil.
+func historyFor(w http.ResponseWriter, r *http.Request, f *finished, eng game.Engine) (*replayHistory, int) {
 	h := f.history(eng)
 	from := 0
 	if v := r.URL.Query().Get("history_from"); v != "" {

@@ -60,8 +60,8 @@ import (
 // # Migrations
 //
 // migrations_pg/ holds up/down pairs with the numbers and meaning of the
-// SQLite ones (plus 011_leases and 017_quota_buckets, PostgreSQL only). They are applied at
-// open in one transaction under a transaction-scoped advisory lock, so
+// SQLite ones (plus 011_leases and 017_quota_buckets, PostgreSQL only).
+// They are applied at open in one transaction under a transaction-scoped advisory lock, so
 // nodes that start at once apply them once (the others wait for the lock
 // and find them applied) and a failed migration leaves the schema as it
 // was (PostgreSQL's DDL is transactional). A database that records a

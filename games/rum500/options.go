@@ -9,12 +9,13 @@ import (
 
 // The largest target and going-out bonus. rum500.md §12 sets none
 // ("integer > 0", "integer ≥ 0"); every number a client sends is
-// range-checked, so the engine takes bounds far above any real game. A hand moves a total by at most
-// the points of every card in play (two decks with jokers: 852) plus the
-// bonus, so totals stay far inside an int however long a game lasts. The
-// rules themselves do not bound the number of hands (a hand's score may be
-// negative, and tie_resolution=play_on plays on while the best totals tie);
-// see docs/games/rum500.md.
+// range-checked, so the engine takes bounds far above any real game. A
+// hand moves a total by at most the points of every card in play (two
+// decks with jokers: 852) plus the bonus, so totals stay far inside an
+// int however long a game lasts. The rules themselves do not bound the
+// number of hands (a hand's score may be negative, and
+// tie_resolution=play_on plays on while the best totals tie); see
+// docs/games/rum500.md.
 const (
 	maxTarget = 100_000
 	maxBonus  = 100_000

@@ -219,7 +219,12 @@ export function tableChanged() {
   hookChat();
   listen();
   absorb(tb);
-  const p = paceOf(tb);
+  drawSoon(tb, paceOf(tb));
+}
+
+// drawSoon draws the table now, or, within a frame that has been drawn
+// already, when the next one begins.
+function drawSoon(tb, p) {
   if (p.frame) p.frame.pending = true;
   else pump(tb);
 }
@@ -277,11 +282,7 @@ function pump(tb) {
     // Due within a frame already drawn: drawn when the next one begins,
     // as a message would be (the pacing's timers drew at once, so a fast
     // game was drawn more often than the screen shows it).
-    p.timer = setTimeout(() => {
-      if (!onRoute('table', id)) return;
-      if (p.frame) p.frame.pending = true;
-      else pump(tb);
-    }, Math.max(0, next - now) + 5);
+    p.timer = setTimeout(() => { if (onRoute('table', id)) drawSoon(tb, p); }, Math.max(0, next - now) + 5);
   }
 }
 
